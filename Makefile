@@ -1,0 +1,148 @@
+# Mosaic — top-level Makefile. Plain make, one file; see README.md.
+#
+# User variables:
+#   MACHINE=  emulated machine (machines/<name>.mk); default: smp
+#   SMP=      number of vCPUs (overrides the machine's)
+#   MEM=      guest memory, QEMU syntax (overrides the machine's)
+#   RUN=      shell commands run at boot ("version; poweroff"); headless
+#   CMDLINE=  extra kernel command line words
+
+MACHINE ?= smp
+BUILD   := build
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+.SECONDEXPANSION:
+
+include machines/$(MACHINE).mk
+SMP ?= $(MACHINE_SMP)
+MEM ?= $(MACHINE_MEM)
+
+# ---------------------------------------------------------------- kernel
+KCC      := gcc
+KCFLAGS  := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
+            -mno-red-zone -mgeneral-regs-only -mcmodel=kernel -fno-omit-frame-pointer \
+            -fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
+            -Iinclude -Ikernel/include -Ikernel/arch/x86_64 \
+            -DMOSAIC_VERSION='"$(VERSION)"' -MMD -MP
+NASMFLAGS := -f elf64 -g -F dwarf -w+all -w+error
+KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/arch/x86_64/kernel.ld
+
+KERNEL_C   := $(shell find kernel -name '*.c' | sort)
+KERNEL_ASM := $(shell find kernel -name '*.asm' | sort)
+KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) $(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM)) \
+              $(BUILD)/font.o
+
+$(BUILD)/kernel/%.o: kernel/%.c
+	@mkdir -p $(dir $@)
+	$(KCC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/kernel/%.asm.o: kernel/%.asm
+	@mkdir -p $(dir $@)
+	nasm $(NASMFLAGS) $< -o $@
+
+# Console font: a PSF font from Debian's console-setup-linux, linked in as a blob.
+FONT := /usr/share/consolefonts/Lat15-Terminus16.psf.gz
+$(BUILD)/font.o: $(FONT)
+	@mkdir -p $(BUILD)
+	gzip -dc $< > $(BUILD)/font.psf
+	cd $(BUILD) && objcopy -I binary -O elf64-x86-64 -B i386:x86-64 \
+	  --rename-section .data=.rodata,alloc,load,readonly,data,contents font.psf font.o
+
+# Symbols: link once with an empty table, generate it, link again. The table
+# lives in the last section, so code addresses are equal in both links.
+$(BUILD)/kernel.pass1.elf: $(KERNEL_OBJ) $(BUILD)/ksyms_empty.o kernel/arch/x86_64/kernel.ld
+	ld $(KLDFLAGS) -o $@ $(KERNEL_OBJ) $(BUILD)/ksyms_empty.o
+
+$(BUILD)/ksyms_empty.o: tools/gen-ksyms.sh
+	@mkdir -p $(BUILD)
+	tools/gen-ksyms.sh /dev/null > $(BUILD)/ksyms_empty.asm
+	nasm $(NASMFLAGS) $(BUILD)/ksyms_empty.asm -o $@
+
+$(BUILD)/ksyms.o: $(BUILD)/kernel.pass1.elf tools/gen-ksyms.sh
+	tools/gen-ksyms.sh $< > $(BUILD)/ksyms.asm
+	nasm $(NASMFLAGS) $(BUILD)/ksyms.asm -o $@
+
+$(BUILD)/kernel.elf: $(BUILD)/ksyms.o
+	ld $(KLDFLAGS) -o $@ $(KERNEL_OBJ) $(BUILD)/ksyms.o
+	tools/check-ksyms.sh $(BUILD)/kernel.pass1.elf $@
+
+# ---------------------------------------------------------------- loader
+EFI_INC    := /usr/include/efi
+EFI_CFLAGS := -std=gnu17 -O2 -fpic -fshort-wchar -fno-stack-protector -fno-strict-aliasing \
+              -ffreestanding -mno-red-zone -maccumulate-outgoing-args -DGNU_EFI_USE_MS_ABI \
+              -I$(EFI_INC) -I$(EFI_INC)/x86_64 -Iinclude -Wall -Wextra -Werror -MMD -MP
+EFI_LDFLAGS := -nostdlib -znocombreloc -shared -Bsymbolic -T /usr/lib/elf_x86_64_efi.lds
+LOADER_C   := $(shell find boot -name '*.c' | sort)
+LOADER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(LOADER_C))
+
+$(BUILD)/boot/%.o: boot/%.c
+	@mkdir -p $(dir $@)
+	gcc $(EFI_CFLAGS) -c $< -o $@
+
+$(BUILD)/loader.so: $(LOADER_OBJ)
+	ld $(EFI_LDFLAGS) /usr/lib/crt0-efi-x86_64.o $(LOADER_OBJ) -L/usr/lib -lefi -lgnuefi -o $@
+
+$(BUILD)/BOOTX64.EFI: $(BUILD)/loader.so
+	objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel -j .rela \
+	  -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+
+# ---------------------------------------------------------------- images
+DEFAULT_CMDLINE := console=all
+$(BUILD)/esp.img: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf tools/make-esp.sh
+	tools/make-esp.sh $@ $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf "$(DEFAULT_CMDLINE)"
+
+$(BUILD)/mosaic.iso: $(BUILD)/esp.img iso/grub.cfg tools/make-iso.sh
+	tools/make-iso.sh $@ $(BUILD)/esp.img iso/grub.cfg
+
+# ---------------------------------------------------------------- host unit tests
+HOST_CFLAGS := -std=gnu17 -O1 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include -DMOSAIC_HOST \
+               -fsanitize=address,undefined -fno-omit-frame-pointer
+# Each unit test: tests/unit/test_<name>.c plus the kernel sources it covers.
+UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
+# --- sources under test (one line per test) ---
+UNIT_SRCS_cmdline := kernel/lib/cmdline.c
+UNIT_SRCS_format  := kernel/lib/format.c kernel/lib/string.c
+UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/string.c kernel/lib/format.c
+UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/string.c
+UNIT_SRCS_heap    := kernel/mm/heap.c
+UNIT_SRCS_pmm     := kernel/mm/pmm.c
+# --- end ---
+
+$(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*)
+	@mkdir -p $(dir $@)
+	gcc $(HOST_CFLAGS) -o $@ $^ -lcmocka
+
+# ---------------------------------------------------------------- targets
+# Public targets first install missing tools (tools/deps.sh), then build.
+UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
+.PHONY: all deps run-qemu debug iso test clean build-kernel build-iso build-test
+
+all: deps
+	@$(MAKE) --no-print-directory build-kernel
+
+deps:
+	@tools/deps.sh
+
+build-kernel: $(BUILD)/esp.img
+build-iso: $(BUILD)/mosaic.iso
+build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS)
+
+iso: deps
+	@$(MAKE) --no-print-directory build-iso
+
+run-qemu: all
+	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
+	  $(if $(RUN),--run "$(RUN)") $(if $(CMDLINE),--cmdline "$(CMDLINE)")
+
+debug: all
+	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
+	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$(CMDLINE)")
+
+test: deps
+	@$(MAKE) --no-print-directory build-test
+	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,78 @@
+; isr.asm — one entry stub per vector. Each pushes a uniform frame
+; (struct trap_frame in trap.h) and calls trap_dispatch(frame).
+
+bits 64
+section .text
+extern trap_dispatch
+
+; Vectors where the CPU pushes an error code.
+%define HAS_ERROR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || (v) == 21 || (v) == 29 || (v) == 30)
+
+%macro ISR 1
+isr_%1:
+%if HAS_ERROR(%1) == 0
+	push 0
+%endif
+	push %1
+	jmp isr_common
+%endmacro
+
+%assign v 0
+%rep 256
+ISR v
+%assign v v + 1
+%endrep
+
+isr_common:
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	cld
+	mov rdi, rsp
+	; Build a fake call frame (interrupted RBP, interrupted RIP) so that
+	; frame-pointer backtraces walk on into the interrupted code.
+	mov rbp, [rsp + 8*8]    ; saved rbp
+	push qword [rsp + 17*8] ; saved rip, as a return address
+	push rbp
+	mov rbp, rsp
+	call trap_dispatch
+	add rsp, 16
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	add rsp, 16          ; vector and error code
+	iretq
+
+section .rodata
+global isr_table
+align 8
+isr_table:
+%assign v 0
+%rep 256
+	dq isr_ %+ v
+%assign v v + 1
+%endrep

@@ -1,0 +1,39 @@
+/*
+ * trap.h — the interrupt descriptor table and the frame every vector saves.
+ *
+ * Vector plan: 0-31 exceptions; 0x20-0x2F ISA IRQs routed through the IOAPIC
+ * (ISA irq n -> vector 0x20+n); 0x30-0xEF free for devices and IPIs;
+ * 0xF0 LAPIC timer; 0xFF spurious.
+ */
+#ifndef MOSAIC_ARCH_TRAP_H
+#define MOSAIC_ARCH_TRAP_H
+
+#include <stdint.h>
+
+#define VEC_ISA_BASE    0x20
+#define VEC_LAPIC_TIMER 0xF0
+#define VEC_SPURIOUS    0xFF
+#define IST_DOUBLE_FAULT 1
+#define IST_NMI          2
+
+/* Saved by isr.asm, in push order reversed (lowest address first). */
+struct trap_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error_code;
+	uint64_t rip, cs, rflags, rsp, ss;   /* pushed by the CPU */
+};
+
+typedef void (*trap_handler_t)(struct trap_frame *tf);
+
+/* Load the IDT with stubs for all 256 vectors. Boot-time, per CPU. */
+void idt_init(void);
+void idt_load(void);
+/* Install the handler for an interrupt vector (>= 0x20). For vectors >= 0x20
+ * the dispatcher sends the LAPIC EOI after the handler returns (not for the
+ * spurious vector). Boot-time; no lock. */
+void trap_set_handler(uint8_t vector, trap_handler_t handler);
+/* Load the GDT and TSS (with IST stacks) for this CPU. Boot-time. */
+void gdt_init(void);
+
+#endif

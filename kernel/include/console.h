@@ -1,0 +1,28 @@
+/*
+ * console.h — where kernel output goes and where shell input comes from.
+ *
+ * Output: every registered sink (serial, framebuffer) receives every byte.
+ * Input: device interrupt handlers push bytes into one ring; the shell pulls.
+ */
+#ifndef MOSAIC_CONSOLE_H
+#define MOSAIC_CONSOLE_H
+
+#include <stddef.h>
+
+struct console_sink {
+	const char *name;
+	void (*write)(const char *buf, size_t len);
+	struct console_sink *next;
+};
+
+/* Add a sink; it receives all later output. Boot-time. */
+void console_register(struct console_sink *sink);
+/* Write to every sink. Takes the console lock (safe from any context). */
+void console_write(const char *buf, size_t len);
+/* Queue one input byte. Called from interrupt handlers; drops when full.
+ * Keyboards push ANSI escape sequences for arrow keys, like a terminal. */
+void console_input_push(char c);
+/* Next input byte; sleeps (hlt) until one arrives. Interrupts must be on. */
+char console_getc(void);
+
+#endif

@@ -1,0 +1,23 @@
+/* panic.h — stop the machine with a message and a backtrace. */
+#ifndef MOSAIC_PANIC_H
+#define MOSAIC_PANIC_H
+
+/* Print "panic: <msg>", a backtrace from the caller, then stop (under QEMU
+ * test runs: exit with status 3; otherwise halt all CPUs). Never returns. */
+void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* End the run per the panic= command-line option, after a report has been
+ * printed. Used by panic() and the exception handler. */
+void panic_stop(void) __attribute__((noreturn));
+
+/* Panic naming the failed condition and place, then the printf-style
+ * message: KASSERT(n < max, "n=%d", n). */
+#define KASSERT(cond, ...) \
+	do { \
+		if (!(cond)) \
+			kassert_failed(#cond, __FILE__, __LINE__, __VA_ARGS__); \
+	} while (0)
+void kassert_failed(const char *cond, const char *file, int line, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 4, 5)));
+
+#endif

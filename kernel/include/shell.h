@@ -1,0 +1,40 @@
+/*
+ * shell.h — the kernel monitor: a command table and the read-run loop.
+ *
+ * Adding a command: in any kernel file,
+ *     static int cmd_hello(int argc, char **argv) { ... return 0; }
+ *     SHELL_COMMAND(hello, "[name]", "say hello", cmd_hello);
+ * The linker collects these into one table (section .shell_commands).
+ * A command returns 0 on success, non-zero after printing a one-line error.
+ * `NAME -h` prints the usage line without calling the command.
+ */
+#ifndef MOSAIC_SHELL_H
+#define MOSAIC_SHELL_H
+
+struct shell_command {
+	const char *name;
+	const char *args;    /* usage synopsis of the arguments, "" if none */
+	const char *help;    /* one line */
+	int (*fn)(int argc, char **argv);
+};
+
+#define SHELL_COMMAND(cmd_name, cmd_args, cmd_help, cmd_fn) \
+	static const struct shell_command shell_command_##cmd_name \
+	__attribute__((used, section(".shell_commands"), aligned(8))) = \
+		{ #cmd_name, cmd_args, cmd_help, cmd_fn }
+
+#define SHELL_LINE_MAX 256
+#define SHELL_ARGS_MAX 16
+
+/* Print "usage: NAME ARGS" for the named command. */
+void shell_usage(const char *name);
+/* Run one command line (no ';' splitting). Returns the command's status. */
+int shell_run_line(char *line);
+/* Run the boot script (commands separated by ';'; may be NULL), then read
+ * and run commands from the console forever. Interrupts must be on. */
+void shell_main(const char *script) __attribute__((noreturn));
+/* Iterate over the command table in name order: pass NULL first, then the
+ * previous result; returns NULL after the last. */
+const struct shell_command *shell_next_command(const struct shell_command *prev);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * sysctl.h — named kernel variables, FreeBSD style (`sysctl kern.hz`).
+ *
+ * Defining one, in any kernel file:
+ *     static int64_t hz = 100;
+ *     SYSCTL_INT(kern_hz, "kern.hz", &hz, 0, 0, 0, "timer interrupts per second");
+ * (last-but-three argument: writable; then min and max for writes; min > max
+ * means no limit). Strings: SYSCTL_STRING(id, name, buf, sizeof buf, writable,
+ * descr). Computed values: SYSCTL_PROC(id, name, fn, descr) where fn writes
+ * the value's text. The linker gathers all into one set (.sysctl_set).
+ * Values are read and written without locks: each is one aligned word or
+ * a string that is only written from the shell.
+ */
+#ifndef MOSAIC_SYSCTL_H
+#define MOSAIC_SYSCTL_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum sysctl_type { SYSCTL_TYPE_INT, SYSCTL_TYPE_STRING, SYSCTL_TYPE_PROC };
+
+struct sysctl_oid {
+	const char *name;
+	const char *descr;
+	enum sysctl_type type;
+	int writable;
+	void *ptr;                  /* int64_t * or char * */
+	size_t size;                /* string buffer size */
+	int64_t min, max;           /* write limits for ints; min > max: none */
+	void (*proc)(char *buf, size_t len);
+};
+
+#define SYSCTL_DEFINE(id) \
+	static const struct sysctl_oid sysctl_##id __attribute__((used, section(".sysctl_set"), aligned(8)))
+#define SYSCTL_INT(id, nm, p, wr, lo, hi, d) \
+	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_INT, .writable = wr, \
+			      .ptr = p, .min = lo, .max = hi }
+#define SYSCTL_STRING(id, nm, buf, sz, wr, d) \
+	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_STRING, .writable = wr, \
+			      .ptr = buf, .size = sz }
+#define SYSCTL_PROC(id, nm, fn, d) \
+	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_PROC, .proc = fn }
+
+/* A set of oids (the kernel's comes from the linker; tests build their own). */
+struct sysctl_set {
+	const struct sysctl_oid *begin, *end;
+};
+
+/* Exact name lookup; NULL if absent. */
+const struct sysctl_oid *sysctl_find(const struct sysctl_set *set, const char *name);
+/* Next oid after prev in name order whose name equals prefix or starts with
+ * "prefix." (prefix "" matches all); NULL after the last. */
+const struct sysctl_oid *sysctl_next(const struct sysctl_set *set, const struct sysctl_oid *prev,
+				     const char *prefix);
+/* Current value as text. */
+void sysctl_format(const struct sysctl_oid *oid, char *buf, size_t len);
+/* Parse and store value. Returns 0, or -1 with a one-line reason in err
+ * (read-only, not a number, out of range, too long). */
+int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, size_t err_len);
+
+#endif

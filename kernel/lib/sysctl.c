@@ -1,0 +1,112 @@
+/* sysctl.c — lookup, listing, formatting and parsing of sysctl values.
+ * Portable C: the host unit tests use it with their own sets. */
+#include <sysctl.h>
+#include <printk.h>
+#include <string.h>
+
+const struct sysctl_oid *sysctl_find(const struct sysctl_set *set, const char *name)
+{
+	for (const struct sysctl_oid *o = set->begin; o < set->end; o++)
+		if (strcmp(o->name, name) == 0)
+			return o;
+	return NULL;
+}
+
+static int matches_prefix(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (n == 0)
+		return 1;
+	return strncmp(name, prefix, n) == 0 && (name[n] == 0 || name[n] == '.');
+}
+
+const struct sysctl_oid *sysctl_next(const struct sysctl_set *set, const struct sysctl_oid *prev,
+				     const char *prefix)
+{
+	const struct sysctl_oid *best = NULL;
+	for (const struct sysctl_oid *o = set->begin; o < set->end; o++) {
+		if (!matches_prefix(o->name, prefix))
+			continue;
+		if (prev && strcmp(o->name, prev->name) <= 0)
+			continue;
+		if (!best || strcmp(o->name, best->name) < 0)
+			best = o;
+	}
+	return best;
+}
+
+void sysctl_format(const struct sysctl_oid *oid, char *buf, size_t len)
+{
+	switch (oid->type) {
+	case SYSCTL_TYPE_INT:
+		ksnprintf(buf, len, "%lld", (long long)*(const int64_t *)oid->ptr);
+		break;
+	case SYSCTL_TYPE_STRING:
+		ksnprintf(buf, len, "%s", (const char *)oid->ptr);
+		break;
+	case SYSCTL_TYPE_PROC:
+		oid->proc(buf, len);
+		break;
+	}
+}
+
+/* Decimal or 0x-hex, optional leading '-'; rejects junk and overflow. */
+static int parse_int(const char *s, int64_t *out)
+{
+	int neg = 0;
+	uint64_t v = 0, base = 10;
+	if (*s == '-') {
+		neg = 1;
+		s++;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9') d = *s - '0';
+		else if (base == 16 && *s >= 'a' && *s <= 'f') d = *s - 'a' + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F') d = *s - 'A' + 10;
+		else return -1;
+		if (v > (UINT64_MAX - d) / base)
+			return -1;
+		v = v * base + d;
+	}
+	if (v > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return -1;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, size_t err_len)
+{
+	if (!oid->writable) {
+		ksnprintf(err, err_len, "%s is read-only", oid->name);
+		return -1;
+	}
+	if (oid->type == SYSCTL_TYPE_STRING) {
+		size_t n = strlen(value);
+		if (n + 1 > oid->size) {
+			ksnprintf(err, err_len, "%s: value longer than %zu characters", oid->name,
+				  oid->size - 1);
+			return -1;
+		}
+		memcpy(oid->ptr, value, n + 1);
+		return 0;
+	}
+	int64_t v;
+	if (parse_int(value, &v)) {
+		ksnprintf(err, err_len, "%s: '%s' is not an integer", oid->name, value);
+		return -1;
+	}
+	if (oid->min <= oid->max && (v < oid->min || v > oid->max)) {
+		ksnprintf(err, err_len, "%s: %lld is outside %lld..%lld", oid->name, (long long)v,
+			  (long long)oid->min, (long long)oid->max);
+		return -1;
+	}
+	*(int64_t *)oid->ptr = v;
+	return 0;
+}

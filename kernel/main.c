@@ -1,0 +1,76 @@
+/* main.c — boot sequence of the kernel, from the loader's hand-off to the
+ * shell. Runs on the boot CPU with interrupts off until the shell starts. */
+#include <boot_info.h>
+#include <backtrace.h>
+#include <cmdline.h>
+#include <console.h>
+#include <fbcon.h>
+#include <keyboard.h>
+#include <mm.h>
+#include <panic.h>
+#include <power.h>
+#include <printk.h>
+#include <serial.h>
+#include <shell.h>
+#include <string.h>
+#include <time.h>
+#include <acpi.h>
+#include <cpu.h>
+#include <ioapic.h>
+#include <lapic.h>
+#include <trap.h>
+
+/* The loader's structure, copied before its memory is reclaimed. */
+static struct boot_info boot_info;
+
+void arch_run_on_stack(void *stack_top, void (*fn)(void *), void *arg) __attribute__((noreturn));
+
+static void print_banner(void)
+{
+	printk("Mosaic %s (loader %s)\n", MOSAIC_VERSION, boot_info.loader_version);
+	printk("cmdline: %s\n", boot_info.cmdline);
+}
+
+/* Second half of boot, on a guarded kernel stack: devices, then the shell. */
+static void kernel_main_continued(void *arg)
+{
+	(void)arg;
+	fbcon_init(&boot_info.fb);
+	if (acpi_init(boot_info.acpi_rsdp_phys))
+		panic("no usable ACPI tables: cannot find the interrupt controllers");
+	ioapic_init();
+	time_init();
+	serial_enable_input_irq();
+	ps2kbd_init();
+	cpu_sti();
+	shell_main(cmdline_get("run"));
+}
+
+/* Entered from entry.asm with the loader's page tables and boot stack. */
+void kernel_main(const struct boot_info *bi)
+{
+	serial_init();
+	gdt_init();
+	idt_init();
+	if (bi->magic != BOOT_INFO_MAGIC) {
+		printk("kernel: boot_info magic %016lx is wrong; loader and kernel do not match\n",
+		       bi->magic);
+		cpu_halt_forever();
+	}
+	memcpy(&boot_info, bi, sizeof(boot_info));
+	boot_info.cmdline[BOOT_CMDLINE_MAX - 1] = 0;
+	boot_info.loader_version[sizeof(boot_info.loader_version) - 1] = 0;
+	print_banner();
+	cmdline_init(boot_info.cmdline);
+	power_init(&boot_info);
+
+	pmm_init(&boot_info);
+	vmm_init(&boot_info);
+	pmm_reclaim_boot_memory(&boot_info);
+	heap_init();
+
+	void *stack = kstack_alloc(8);
+	if (!stack)
+		panic("cannot allocate the kernel stack");
+	arch_run_on_stack(stack, kernel_main_continued, NULL);
+}

@@ -1,0 +1,92 @@
+/* cmd_info.c — shell commands that report: help, version, echo, uptime, cmdline. */
+#include <shell.h>
+#include <cmdline.h>
+#include <printk.h>
+#include <string.h>
+#include <sysctl.h>
+#include <time.h>
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc > 2) {
+		shell_usage("help");
+		return 1;
+	}
+	if (argc == 2) {
+		const struct shell_command *c = NULL;
+		while ((c = shell_next_command(c)))
+			if (strcmp(c->name, argv[1]) == 0) {
+				shell_usage(c->name);
+				return 0;
+			}
+		printk("help: no command '%s'\n", argv[1]);
+		return 1;
+	}
+	const struct shell_command *c = NULL;
+	while ((c = shell_next_command(c)))
+		printk("  %-10s %s\n", c->name, c->help);
+	printk("'COMMAND -h' shows a command's arguments.\n");
+	return 0;
+}
+SHELL_COMMAND(help, "[command]", "list commands, or show one command's usage", cmd_help);
+
+static char version_string[] = "Mosaic " MOSAIC_VERSION " (x86_64, built " __DATE__ " " __TIME__ ")";
+SYSCTL_STRING(kern_version, "kern.version", version_string, sizeof(version_string), 0,
+	      "kernel version and build");
+static char ostype[] = "Mosaic";
+SYSCTL_STRING(kern_ostype, "kern.ostype", ostype, sizeof(ostype), 0, "operating system name");
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		shell_usage("version");
+		return 1;
+	}
+	printk("%s\n", version_string);
+	return 0;
+}
+SHELL_COMMAND(version, "", "print the kernel version", cmd_version);
+
+static int cmd_echo(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		printk("%s%s", i > 1 ? " " : "", argv[i]);
+	printk("\n");
+	return 0;
+}
+SHELL_COMMAND(echo, "[word ...]", "print the arguments", cmd_echo);
+
+static int cmd_uptime(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		shell_usage("uptime");
+		return 1;
+	}
+	uint64_t ns = time_ns();
+	uint64_t s = ns / 1000000000ul;
+	printk("up %lu.%03lu s (%lu:%02lu:%02lu), %lu timer ticks\n", s,
+	       (ns / 1000000ul) % 1000, s / 3600, (s / 60) % 60, s % 60, time_ticks());
+	return 0;
+}
+SHELL_COMMAND(uptime, "", "time since boot", cmd_uptime);
+
+static int cmd_cmdline(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		shell_usage("cmdline");
+		return 1;
+	}
+	printk("%s\n", cmdline_text());
+	struct cmdline cl;
+	char err[80];
+	int bad = cmdline_parse(&cl, cmdline_text(), err, sizeof(err));
+	for (int i = 0; i < cl.count; i++)
+		printk("  %s = \"%s\"\n", cl.keys[i], cl.values[i]);
+	if (bad)
+		printk("  (parse stopped: %s)\n", err);
+	return 0;
+}
+SHELL_COMMAND(cmdline, "", "show the kernel command line and its words", cmd_cmdline);

@@ -1,0 +1,56 @@
+/* cmd_mem.c — physical memory and heap usage: the `mem` command and hw./vm. sysctls. */
+#include <shell.h>
+#include <mm.h>
+#include <printk.h>
+#include <sysctl.h>
+
+static void print_kib(const char *what, uint64_t bytes)
+{
+	printk("  %-22s %10lu KiB (%lu MiB)\n", what, bytes / 1024, bytes >> 20);
+}
+
+static int cmd_mem(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		shell_usage("mem");
+		return 1;
+	}
+	struct pmm_stats p;
+	struct heap_stats h;
+	pmm_get_stats(&p);
+	heap_get_stats(&h);
+	printk("physical memory:\n");
+	print_kib("managed", p.total_bytes);
+	print_kib("free", p.free_bytes);
+	print_kib("used", p.total_bytes - p.free_bytes);
+	print_kib("reclaimed from boot", p.reclaimed_bytes);
+	print_kib("kernel+modules", p.kernel_bytes);
+	print_kib("firmware/reserved", p.reserved_bytes);
+	printk("kernel heap:\n");
+	print_kib("arena", h.arena_bytes);
+	print_kib("in use", h.used_bytes);
+	print_kib("free", h.free_bytes);
+	printk("  %-22s %10lu\n", "live allocations", h.allocations);
+	return 0;
+}
+SHELL_COMMAND(mem, "", "physical memory and kernel heap usage", cmd_mem);
+
+static void physmem_proc(char *buf, size_t len)
+{
+	struct pmm_stats p;
+	pmm_get_stats(&p);
+	ksnprintf(buf, len, "%lu", p.total_bytes);
+}
+SYSCTL_PROC(hw_physmem, "hw.physmem", physmem_proc, "bytes of RAM the page allocator manages");
+
+static void freemem_proc(char *buf, size_t len)
+{
+	struct pmm_stats p;
+	pmm_get_stats(&p);
+	ksnprintf(buf, len, "%lu", p.free_bytes);
+}
+SYSCTL_PROC(vm_freemem, "vm.stats.free_bytes", freemem_proc, "bytes of free physical memory");
+
+static int64_t page_size = PAGE_SIZE;
+SYSCTL_INT(hw_pagesize, "hw.pagesize", &page_size, 0, 0, 0, "bytes per page");

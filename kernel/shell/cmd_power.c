@@ -1,0 +1,57 @@
+/* cmd_power.c — ending the run: reboot, poweroff, exit (QEMU tests). */
+#include <shell.h>
+#include <power.h>
+#include <printk.h>
+
+static int cmd_reboot(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		shell_usage("reboot");
+		return 1;
+	}
+	printk("rebooting\n");
+	power_reboot();
+}
+SHELL_COMMAND(reboot, "", "restart the machine (UEFI ResetSystem)", cmd_reboot);
+
+static int cmd_poweroff(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		shell_usage("poweroff");
+		return 1;
+	}
+	printk("powering off\n");
+	power_off();
+}
+SHELL_COMMAND(poweroff, "", "turn the machine off (UEFI ResetSystem)", cmd_poweroff);
+
+static int cmd_exit(int argc, char **argv)
+{
+	int status = 0;
+	if (argc > 2) {
+		shell_usage("exit");
+		return 1;
+	}
+	if (argc == 2) {
+		char *s = argv[1];
+		if (!*s)
+			goto bad;
+		for (; *s; s++) {
+			if (*s < '0' || *s > '9' || status > 12)
+				goto bad;
+			status = status * 10 + (*s - '0');
+		}
+		if (status > 127)
+			goto bad;
+	}
+	printk("exit %d\n", status);
+	power_qemu_exit(status);
+	printk("exit: no isa-debug-exit device (not under QEMU?); use poweroff\n");
+	return 1;
+bad:
+	printk("exit: status must be 0..127\n");
+	return 1;
+}
+SHELL_COMMAND(exit, "[status]", "leave QEMU with a status (isa-debug-exit)", cmd_exit);

@@ -1,0 +1,82 @@
+/* cmd_sysctl.c — the `sysctl` command over the kernel's sysctl set. */
+#include <shell.h>
+#include <sysctl.h>
+#include <printk.h>
+#include <string.h>
+
+extern const struct sysctl_oid __sysctl_start[], __sysctl_end[];
+static const struct sysctl_set kernel_set = { __sysctl_start, __sysctl_end };
+
+static void print_oid(const struct sysctl_oid *o, int describe)
+{
+	char value[128];
+	sysctl_format(o, value, sizeof(value));
+	if (describe)
+		printk("%s: %s  (%s%s)\n", o->name, value, o->descr, o->writable ? ", writable" : "");
+	else
+		printk("%s: %s\n", o->name, value);
+}
+
+/* Prints every oid equal to or under name; returns how many. */
+static int print_tree(const char *name, int describe)
+{
+	int n = 0;
+	const struct sysctl_oid *o = NULL;
+	while ((o = sysctl_next(&kernel_set, o, name))) {
+		print_oid(o, describe);
+		n++;
+	}
+	return n;
+}
+
+static int cmd_sysctl(int argc, char **argv)
+{
+	int describe = 0, i = 1;
+	if (i < argc && strcmp(argv[i], "-d") == 0) {
+		describe = 1;
+		i++;
+	}
+	if (i < argc && strcmp(argv[i], "-a") == 0) {
+		if (i + 1 != argc) {
+			shell_usage("sysctl");
+			return 1;
+		}
+		print_tree("", describe);
+		return 0;
+	}
+	if (i == argc) {
+		shell_usage("sysctl");
+		return 1;
+	}
+	int status = 0;
+	for (; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		if (!eq) {
+			if (print_tree(argv[i], describe) == 0) {
+				printk("sysctl: unknown oid '%s'\n", argv[i]);
+				status = 1;
+			}
+			continue;
+		}
+		*eq = 0;
+		const struct sysctl_oid *o = sysctl_find(&kernel_set, argv[i]);
+		if (!o) {
+			printk("sysctl: unknown oid '%s'\n", argv[i]);
+			status = 1;
+			continue;
+		}
+		char old[128], err[96];
+		sysctl_format(o, old, sizeof(old));
+		if (sysctl_write(o, eq + 1, err, sizeof(err))) {
+			printk("sysctl: %s\n", err);
+			status = 1;
+			continue;
+		}
+		char now[128];
+		sysctl_format(o, now, sizeof(now));
+		printk("%s: %s -> %s\n", o->name, old, now);
+	}
+	return status;
+}
+SHELL_COMMAND(sysctl, "[-d] -a | [-d] name[=value] ...",
+	      "show or set kernel variables (-a all, -d with descriptions)", cmd_sysctl);

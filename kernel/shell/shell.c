@@ -1,0 +1,150 @@
+/* shell.c — the kernel monitor's read-run loop and command dispatch. */
+#include <shell.h>
+#include <lineedit.h>
+#include <console.h>
+#include <printk.h>
+#include <string.h>
+#include <sysctl.h>
+
+extern const struct shell_command __shell_commands_start[], __shell_commands_end[];
+
+static char shell_prompt[32] = "mosaic> ";
+SYSCTL_STRING(kern_shell_prompt, "kern.shell.prompt", shell_prompt, sizeof(shell_prompt), 1,
+	      "the shell's prompt");
+static struct lineedit editor;
+
+/* Commands in name order; the table is small, so a scan per step is fine. */
+const struct shell_command *shell_next_command(const struct shell_command *prev)
+{
+	const struct shell_command *best = NULL;
+	for (const struct shell_command *c = __shell_commands_start; c < __shell_commands_end; c++) {
+		if (prev && strcmp(c->name, prev->name) <= 0)
+			continue;
+		if (!best || strcmp(c->name, best->name) < 0)
+			best = c;
+	}
+	return best;
+}
+
+static const struct shell_command *find_command(const char *name)
+{
+	for (const struct shell_command *c = __shell_commands_start; c < __shell_commands_end; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+void shell_usage(const char *name)
+{
+	const struct shell_command *c = find_command(name);
+	if (c)
+		printk("usage: %s%s%s\n  %s\n", c->name, c->args[0] ? " " : "", c->args, c->help);
+}
+
+/* Split line in place into words; double quotes group words. Returns argc,
+ * or -1 after printing why. */
+static int split_words(char *line, char **argv)
+{
+	int argc = 0;
+	char *s = line;
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			return argc;
+		if (argc == SHELL_ARGS_MAX) {
+			printk("shell: too many arguments (max %d)\n", SHELL_ARGS_MAX - 1);
+			return -1;
+		}
+		char *out = s;
+		argv[argc++] = out;
+		while (*s && *s != ' ' && *s != '\t') {
+			if (*s == '"') {
+				s++;
+				while (*s && *s != '"')
+					*out++ = *s++;
+				if (*s != '"') {
+					printk("shell: unterminated quote\n");
+					return -1;
+				}
+				s++;
+				continue;
+			}
+			*out++ = *s++;
+		}
+		if (*s)
+			s++;
+		*out = 0;
+	}
+}
+
+int shell_run_line(char *line)
+{
+	char *argv[SHELL_ARGS_MAX + 1];
+	int argc = split_words(line, argv);
+	if (argc <= 0)
+		return argc < 0;
+	argv[argc] = NULL;
+	const struct shell_command *c = find_command(argv[0]);
+	if (!c) {
+		printk("%s: unknown command (try 'help')\n", argv[0]);
+		return 1;
+	}
+	if (argc == 2 && strcmp(argv[1], "-h") == 0) {
+		shell_usage(c->name);
+		return 0;
+	}
+	return c->fn(argc, argv);
+}
+
+/* Run each ';'-separated command of the script, echoing it after the
+ * prompt so a log reads like an interactive session. Quotes protect ';'. */
+static void run_script(const char *script)
+{
+	char cmd[SHELL_LINE_MAX];
+	const char *s = script;
+	while (*s) {
+		size_t n = 0;
+		int quoted = 0, too_long = 0;
+		for (; *s && (quoted || *s != ';'); s++) {
+			if (*s == '"')
+				quoted = !quoted;
+			if (n + 1 < sizeof(cmd))
+				cmd[n++] = *s;
+			else
+				too_long = 1;
+		}
+		cmd[n] = 0;
+		if (*s == ';')
+			s++;
+		char *start = cmd;
+		while (*start == ' ')
+			start++;
+		if (!*start)
+			continue;
+		printk("%s%s\n", shell_prompt, start);
+		if (too_long)
+			printk("shell: command too long (max %d characters)\n", SHELL_LINE_MAX - 1);
+		else
+			shell_run_line(start);
+	}
+}
+
+void shell_main(const char *script)
+{
+	lineedit_init(&editor, console_write);
+	if (script && *script) {
+		printk("shell: running boot script\n");
+		run_script(script);
+	}
+	for (;;) {
+		lineedit_start(&editor, shell_prompt);
+		enum lineedit_status st;
+		while ((st = lineedit_feed(&editor, console_getc())) == LINEEDIT_MORE)
+			;
+		if (st == LINEEDIT_TOO_LONG)
+			printk("shell: line too long (max %d characters)\n", LINEEDIT_MAX - 1);
+		else if (st == LINEEDIT_DONE)
+			shell_run_line(editor.line);
+	}
+}
