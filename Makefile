@@ -100,12 +100,12 @@ HOST_CFLAGS := -std=gnu17 -O1 -g -Wall -Wextra -Werror -Iinclude -Ikernel/includ
 # Each unit test: tests/unit/test_<name>.c plus the kernel sources it covers.
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 # --- sources under test (one line per test) ---
-UNIT_SRCS_cmdline := kernel/lib/cmdline.c
-UNIT_SRCS_format  := kernel/lib/format.c kernel/lib/string.c
-UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/string.c kernel/lib/format.c
-UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/string.c
+UNIT_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/format.c
+UNIT_SRCS_format  := kernel/lib/format.c
+UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c
+UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
-UNIT_SRCS_pmm     := kernel/mm/pmm.c
+UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
 # --- end ---
 
 $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*)
@@ -140,7 +140,7 @@ debug: all
 
 test: deps
 	@$(MAKE) --no-print-directory build-test
-	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)"
+	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" $(if $(T),-k "$(T)")
 
 clean:
 	rm -rf $(BUILD)

@@ -1,6 +1,9 @@
 /* string.h — the C string and memory functions the kernel provides. */
 #ifndef MOSAIC_STRING_H
 #define MOSAIC_STRING_H
+#ifdef MOSAIC_HOST
+#include_next <string.h>   /* host unit tests use the C library's */
+#else
 #include <stddef.h>
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
@@ -11,4 +14,5 @@ size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+#endif
 #endif

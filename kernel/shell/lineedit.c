@@ -3,7 +3,7 @@
 #include <printk.h>
 #include <string.h>
 
-enum { ESC_NONE, ESC_SEEN, ESC_BRACKET, ESC_PARAM };
+enum { ESC_NONE, ESC_SEEN, ESC_BRACKET, ESC_PARAM, ESC_MODIFIERS };
 
 void lineedit_init(struct lineedit *le, void (*write)(const char *, size_t))
 {
@@ -151,14 +151,19 @@ enum lineedit_status lineedit_feed(struct lineedit *le, char c)
 		return LINEEDIT_MORE;
 	case ESC_BRACKET:
 	case ESC_PARAM:
+	case ESC_MODIFIERS:
 		if (c >= '0' && c <= '9') {
-			le->esc_param = c;
-			le->esc_state = ESC_PARAM;
+			if (le->esc_state != ESC_MODIFIERS) {
+				le->esc_param = c;
+				le->esc_state = ESC_PARAM;
+			}
 			return LINEEDIT_MORE;
 		}
-		if (c == ';')   /* modifiers (ESC[1;5C): keep the first parameter */
+		if (c == ';') {   /* modifiers (ESC[1;5C): keep the first parameter */
+			le->esc_state = ESC_MODIFIERS;
 			return LINEEDIT_MORE;
-		escape_final(le, c, le->esc_state == ESC_PARAM ? le->esc_param : 0);
+		}
+		escape_final(le, c, le->esc_param);
 		le->esc_state = ESC_NONE;
 		return LINEEDIT_MORE;
 	default:

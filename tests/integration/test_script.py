@@ -1,0 +1,50 @@
+"""Script mode: run= on the kernel command line, and `make run-qemu RUN=`."""
+import os
+import subprocess
+
+from qemu import ROOT, TestFailure
+
+
+def check(cond, msg):
+    if not cond:
+        raise TestFailure(msg)
+
+
+def test_script_then_poweroff(ctx):
+    m = ctx.machine(run='echo "first; still first"; version; poweroff')
+    m.expect(r"mosaic> echo \"first; still first\"\r\nfirst; still first\r\n")
+    m.expect(r"Mosaic \S+ \(x86_64")
+    m.expect(r"powering off")
+    rc = m.wait_exit()
+    check(rc == 0, "qemu-run status %d after poweroff" % rc)
+
+
+def test_script_exit_status(ctx):
+    m = ctx.machine(run="echo bye; exit 7")
+    m.expect(r"exit 7")
+    rc = m.wait_exit()
+    check(rc == 7, "qemu-run status %d, wanted 7" % rc)
+
+
+def test_script_continues_to_prompt(ctx):
+    m = ctx.machine(run="echo scripted")
+    m.expect(r"\r\nscripted\r\n")
+    m.wait_prompt()
+    out = m.command("echo interactive")
+    check("interactive" in out, out)
+
+
+def test_reboot_restarts_machine(ctx):
+    m = ctx.machine(run="reboot", reboot=True)
+    m.expect(r"rebooting")
+    m.expect(r"Mosaic \S+ \(loader ", timeout=120)   # the firmware ran us again
+
+
+def test_make_run_qemu_run(ctx):
+    p = subprocess.run(["make", "--no-print-directory", "run-qemu", "RUN=version; poweroff", "SMP=2"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = p.stdout + p.stderr
+    with open(os.path.join(ctx.log_dir, ctx.name + ".log"), "w") as f:
+        f.write(out)
+    check(p.returncode == 0, "make run-qemu failed (%d):\n%s" % (p.returncode, out[-2000:]))
+    check("Mosaic" in out and "powering off" in out, out[-2000:])

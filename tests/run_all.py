@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Mosaic test runner: host unit tests (cmocka binaries), then QEMU
+integration tests (tests/integration/test_*.py). Prints one line per test
+and closes with 'N passed, N failed'. Exit status 1 if anything failed.
+
+  -k PATTERN   run only tests whose name contains PATTERN
+"""
+import argparse
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
+import qemu  # noqa: E402
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = []
+
+    def ok(self, name, seconds=None):
+        self.passed += 1
+        print("ok   %s%s" % (name, "" if seconds is None else " (%.1fs)" % seconds), flush=True)
+
+    def fail(self, name, why):
+        self.failed.append(name)
+        print("FAIL %s\n%s" % (name, "\n".join("     " + l for l in why.rstrip().splitlines())),
+              flush=True)
+
+
+def run_unit(binary, results, pattern):
+    name = os.path.basename(binary)
+    if pattern and pattern not in name:
+        return
+    env = dict(os.environ, CMOCKA_MESSAGE_OUTPUT="stdout")
+    try:
+        p = subprocess.run([binary], capture_output=True, text=True, timeout=300, env=env)
+    except subprocess.TimeoutExpired:
+        results.fail(name, "timed out after 300 s")
+        return
+    out = p.stdout + p.stderr
+    for line in out.splitlines():
+        m = re.match(r"\[\s+OK\s+\] (\S+)", line)
+        if m:
+            results.ok("unit/%s/%s" % (name, m.group(1)))
+        m = re.match(r"\[\s+FAILED\s+\] (\S+)$", line)
+        if m and "test(s)" not in line:
+            results.fail("unit/%s/%s" % (name, m.group(1)), out[-3000:])
+    if p.returncode != 0 and not re.search(r"\[\s+FAILED\s+\] \d+ test", out):
+        results.fail("unit/%s" % name, "exit status %d without a cmocka summary:\n%s"
+                     % (p.returncode, out[-3000:]))
+
+
+class Context:
+    """What an integration test gets: machines that are always cleaned up."""
+
+    def __init__(self, build, log_dir, name):
+        self.build = build
+        self.log_dir = log_dir
+        self.name = name
+        self.machines = []
+
+    def machine(self, **kw):
+        kw.setdefault("esp", os.path.join(self.build, "esp.img"))
+        m = qemu.Machine("%s-%d" % (self.name, len(self.machines)), self.log_dir, **kw)
+        self.machines.append(m)
+        return m
+
+    def close(self):
+        for m in self.machines:
+            m.close()
+
+
+def run_integration(build, results, pattern):
+    log_dir = os.path.join(build, "test-logs")
+    os.makedirs(log_dir, exist_ok=True)
+    idir = os.path.join(ROOT, "tests", "integration")
+    for fname in sorted(os.listdir(idir)):
+        if not (fname.startswith("test_") and fname.endswith(".py")):
+            continue
+        spec = importlib.util.spec_from_file_location(fname[:-3], os.path.join(idir, fname))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        tests = [(n, f) for n, f in vars(mod).items() if n.startswith("test_") and callable(f)]
+        tests.sort(key=lambda t: t[1].__code__.co_firstlineno)
+        shared = None   # a module may share one booted machine: setup(ctx) -> Machine
+        for tname, func in tests:
+            name = "qemu/%s/%s" % (fname[:-3], tname)
+            if pattern and pattern not in name:
+                continue
+            ctx = Context(build, log_dir, "%s.%s" % (fname[:-3], tname))
+            start = time.monotonic()
+            try:
+                if func.__code__.co_argcount == 2:
+                    if shared is None:
+                        shared_ctx = Context(build, log_dir, fname[:-3] + ".shared")
+                        shared = (shared_ctx, mod.setup(shared_ctx))
+                    func(ctx, shared[1])
+                else:
+                    func(ctx)
+                results.ok(name, time.monotonic() - start)
+            except qemu.TestFailure as e:
+                results.fail(name, str(e))
+            except Exception:
+                results.fail(name, traceback.format_exc())
+            finally:
+                ctx.close()
+        if shared:
+            shared[0].close()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--unit", default="")
+    ap.add_argument("-k", dest="pattern", default="")
+    args = ap.parse_args()
+    results = Results()
+    print("== host unit tests", flush=True)
+    for b in args.unit.split():
+        run_unit(b, results, args.pattern)
+    print("== QEMU integration tests", flush=True)
+    run_integration(os.path.abspath(args.build), results, args.pattern)
+    if results.failed:
+        print("failed: " + ", ".join(results.failed))
+    print("%d passed, %d failed" % (results.passed, len(results.failed)))
+    return 1 if results.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# qemu-run.sh — boot Mosaic in QEMU/OVMF on a private copy of the boot image.
+#
+#   --esp IMG        FAT image from tools/make-esp.sh (boots as a disk)
+#   --usb-iso ISO    instead: boot this ISO as a USB stick (qemu-xhci + usb-storage)
+#   --smp N --mem M  vCPUs and memory
+#   --run "CMDS"     run shell commands at boot (kernel run=...), headless;
+#                    the script returns when the kernel powers off or exits
+#   --cmdline "W"    extra kernel command-line words
+#   --monitor SOCK   QEMU monitor on a unix socket (tests send keys there)
+#   --gui            show the framebuffer in a window (default: none)
+#   --debug ELF      wait for gdb on :1234 (tools/gdbinit loads ELF's symbols)
+#   --allow-reboot   let a reboot restart the machine (default: QEMU exits)
+#
+# Exit status: with --run, the kernel's `exit N` status (QEMU isa-debug-exit
+# gives 2N+1; this script turns it back into N), 0 after `poweroff`, and 125
+# when QEMU itself failed or the kernel stopped otherwise.
+set -euo pipefail
+
+esp="" iso="" smp=4 mem=512M run="" extra="" monitor="" gui=0 debug="" reboot=0
+while [[ $# -gt 0 ]]; do
+	case "$1" in
+	--esp) esp=$2; shift 2 ;;
+	--usb-iso) iso=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--run) run=$2; shift 2 ;;
+	--cmdline) extra=$2; shift 2 ;;
+	--monitor) monitor=$2; shift 2 ;;
+	--gui) gui=1; shift ;;
+	--allow-reboot) reboot=1; shift ;;
+	--debug) debug=$2; shift 2 ;;
+	*) echo "qemu-run: unknown option '$1' (see the comment at the top of $0)" >&2; exit 2 ;;
+	esac
+done
+[[ -n "$esp" || -n "$iso" ]] || { echo "qemu-run: give --esp IMG or --usb-iso ISO" >&2; exit 2; }
+[[ "$smp" =~ ^[0-9]+$ && "$smp" -ge 1 && "$smp" -le 255 ]] || { echo "qemu-run: --smp must be 1..255" >&2; exit 2; }
+
+ovmf_dir=/usr/share/OVMF
+work=$(mktemp -d /tmp/mosaic-qemu.XXXXXX)
+qpid=""
+cleanup() { [[ -n "$qpid" ]] && kill "$qpid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
+cp "$ovmf_dir/OVMF_VARS_4M.fd" "$work/vars.fd"
+
+# The kernel command line: the image's default, then CMDLINE, then run=.
+# Quotes and backslashes in the script are escaped for the kernel's parser.
+cfg_path='::/EFI/BOOT/mosaic.cfg'
+boot_args=(-drive "if=none,id=boot,format=raw,file=$work/boot.img" -device virtio-blk-pci,drive=boot,bootindex=1)
+if [[ -n "$iso" ]]; then
+	cp "$iso" "$work/boot.img"
+	boot_args=(-device qemu-xhci,id=xhci -drive "if=none,id=stick,format=raw,file=$work/boot.img"
+		   -device usb-storage,bus=xhci.0,drive=stick,bootindex=1)
+else
+	cp "$esp" "$work/boot.img"
+	if [[ -n "$run" || -n "$extra" ]]; then
+		mtype -i "$work/boot.img" "$cfg_path" | tr -d '\r' > "$work/mosaic.cfg"
+		old=$(sed -n 's/^cmdline=//p' "$work/mosaic.cfg")
+		line="$old $extra"
+		if [[ -n "$run" ]]; then
+			esc=${run//\\/\\\\}
+			esc=${esc//\"/\\\"}
+			line="$line run=\"$esc\""
+		fi
+		{ grep -v '^cmdline=' "$work/mosaic.cfg"; echo "cmdline=$line"; } > "$work/new.cfg"
+		mcopy -o -i "$work/boot.img" "$work/new.cfg" "$cfg_path"
+	fi
+fi
+
+args=(-machine q35 -m "$mem" -smp "$smp" -cpu max -nic none
+      -drive "if=pflash,format=raw,readonly=on,file=$ovmf_dir/OVMF_CODE_4M.fd"
+      -drive "if=pflash,format=raw,file=$work/vars.fd"
+      "${boot_args[@]}"
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[[ $reboot -eq 1 ]] || args+=(-no-reboot)
+if [[ $gui -eq 1 ]]; then args+=(-display gtk); else args+=(-display none); fi
+[[ -n "$monitor" ]] && args+=(-monitor "unix:$monitor,server,nowait")
+if [[ -n "$debug" ]]; then
+	args+=(-s -S)
+	echo "qemu-run: waiting for gdb: gdb -x tools/gdbinit (symbols from $debug)" >&2
+fi
+if [[ -n "$run" || -n "$monitor" ]]; then
+	args+=(-serial stdio)
+else
+	args+=(-serial mon:stdio)    # interactive: Ctrl-A X quits, Ctrl-A C monitor
+	echo "qemu-run: Mosaic on the serial console; Ctrl-A X quits QEMU" >&2
+fi
+
+set +e
+qemu-system-x86_64 "${args[@]}" &
+qpid=$!
+wait "$qpid"
+rc=$?
+qpid=""
+set -e
+if [[ -n "$run" ]]; then
+	if [[ $rc -eq 0 ]]; then exit 0; fi
+	if [[ $rc -ge 3 && $((rc % 2)) -eq 1 ]]; then exit $(((rc - 3) / 2)); fi
+	echo "qemu-run: QEMU ended with status $rc (not a kernel exit)" >&2
+	exit 125
+fi
+exit "$rc"
