@@ -87,7 +87,7 @@ $(BUILD)/BOOTX64.EFI: $(BUILD)/loader.so
 	  -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
 
 # ---------------------------------------------------------------- images
-DEFAULT_CMDLINE := console=all
+DEFAULT_CMDLINE :=
 $(BUILD)/esp.img: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf tools/make-esp.sh
 	tools/make-esp.sh $@ $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf "$(DEFAULT_CMDLINE)"
 
