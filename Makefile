@@ -6,6 +6,8 @@
 #   MEM=      guest memory, QEMU syntax (overrides the machine's)
 #   RUN=      shell commands run at boot ("version; poweroff"); headless
 #   CMDLINE=  extra kernel command line words
+#   GUI=1     show the QEMU window (framebuffer console, PS/2 keyboard)
+#   T=        with `make test`: run only tests whose name contains this
 
 MACHINE ?= smp
 BUILD   := build
@@ -132,11 +134,11 @@ iso: deps
 
 run-qemu: all
 	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
-	  $(if $(RUN),--run "$(RUN)") $(if $(CMDLINE),--cmdline "$(CMDLINE)")
+	  $(if $(RUN),--run "$(RUN)") $(if $(CMDLINE),--cmdline "$(CMDLINE)") $(if $(GUI),--gui)
 
 debug: all
 	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
-	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$(CMDLINE)")
+	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$(CMDLINE)") $(if $(GUI),--gui)
 
 test: deps
 	@$(MAKE) --no-print-directory build-test
