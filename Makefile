@@ -132,13 +132,17 @@ build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS)
 iso: deps
 	@$(MAKE) --no-print-directory build-iso
 
+# RUN and CMDLINE reach the runner through the environment, so any quoting
+# inside them survives the shell.
+run-qemu debug: export MOSAIC_RUN := $(RUN)
+run-qemu debug: export MOSAIC_CMDLINE := $(CMDLINE)
 run-qemu: all
 	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
-	  $(if $(RUN),--run "$(RUN)") $(if $(CMDLINE),--cmdline "$(CMDLINE)") $(if $(GUI),--gui)
+	  $(if $(RUN),--run "$$MOSAIC_RUN") $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
 
 debug: all
 	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
-	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$(CMDLINE)") $(if $(GUI),--gui)
+	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
 
 test: deps
 	@$(MAKE) --no-print-directory build-test
