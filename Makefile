@@ -108,6 +108,8 @@ UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c
 UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
+UNIT_SRCS_keymap  := kernel/dev/keymap.c
+UNIT_SRCS_psf     := kernel/dev/psf.c
 # --- end ---
 
 $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*)

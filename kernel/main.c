@@ -36,8 +36,9 @@ static void kernel_main_continued(void *arg)
 {
 	(void)arg;
 	fbcon_init(&boot_info.fb);
-	if (acpi_init(boot_info.acpi_rsdp_phys))
-		panic("no usable ACPI tables: cannot find the interrupt controllers");
+	if (acpi_init(boot_info.acpi_rsdp_phys) || !acpi_madt()->present)
+		panic("no usable ACPI MADT: cannot find the interrupt controllers");
+	lapic_init(acpi_madt()->lapic_phys);
 	ioapic_init();
 	time_init();
 	serial_enable_input_irq();
@@ -62,12 +63,12 @@ void kernel_main(const struct boot_info *bi)
 	boot_info.loader_version[sizeof(boot_info.loader_version) - 1] = 0;
 	print_banner();
 	cmdline_init(boot_info.cmdline);
-	power_init(&boot_info);
 
 	pmm_init(&boot_info);
 	vmm_init(&boot_info);
 	pmm_reclaim_boot_memory(&boot_info);
 	heap_init();
+	power_init(&boot_info);
 
 	void *stack = kstack_alloc(8);
 	if (!stack)

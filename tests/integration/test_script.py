@@ -41,10 +41,11 @@ def test_reboot_restarts_machine(ctx):
 
 
 def test_make_run_qemu_run(ctx):
-    p = subprocess.run(["make", "--no-print-directory", "run-qemu", "RUN=version; poweroff", "SMP=2"],
+    p = subprocess.run(["make", "--no-print-directory", "run-qemu", "RUN=echo \"quoted  words\"; version; poweroff", "SMP=2"],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     out = p.stdout + p.stderr
     with open(os.path.join(ctx.log_dir, ctx.name + ".log"), "w") as f:
         f.write(out)
     check(p.returncode == 0, "make run-qemu failed (%d):\n%s" % (p.returncode, out[-2000:]))
+    check("\nquoted  words" in out.replace("\r", ""), "echo output missing:\n" + out[-2000:])
     check("Mosaic" in out and "powering off" in out, out[-2000:])

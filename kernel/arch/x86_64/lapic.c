@@ -1,0 +1,141 @@
+/* lapic.c — the local APIC in xAPIC (MMIO) or x2APIC (MSR) mode
+ * (Intel SDM vol. 3, chapter 11). */
+#include <lapic.h>
+#include <cpu.h>
+#include <trap.h>
+#include <mm.h>
+#include <time.h>
+#include <printk.h>
+#include <panic.h>
+
+#define MSR_APIC_BASE   0x1B
+#define APIC_BASE_EXTD  (1ull << 10)  /* x2APIC mode */
+#define APIC_BASE_EN    (1ull << 11)  /* global enable */
+
+/* Register offsets in the xAPIC page; the x2APIC MSR is 0x800 + off/16. */
+#define LAPIC_ID        0x020
+#define LAPIC_TPR       0x080
+#define LAPIC_EOI       0x0B0
+#define LAPIC_SVR       0x0F0
+#define LAPIC_ESR       0x280
+#define LAPIC_LVT_TIMER 0x320
+#define LAPIC_LVT_LINT0 0x350
+#define LAPIC_LVT_LINT1 0x360
+#define LAPIC_LVT_ERROR 0x370
+#define LAPIC_TIMER_INIT 0x380
+#define LAPIC_TIMER_CUR 0x390
+#define LAPIC_TIMER_DIV 0x3E0
+
+#define SVR_ENABLE      (1u << 8)
+#define LVT_MASKED      (1u << 16)
+#define LVT_NMI         (4u << 8)
+#define LVT_PERIODIC    (1u << 17)
+#define TIMER_DIV_16    0x3
+#define CALIBRATE_US    20000
+
+static volatile uint32_t *lapic_regs;   /* xAPIC window, NULL in x2APIC mode */
+static int x2apic;
+static int lapic_ready;
+static uint64_t lapic_timer_hz;         /* timer input after the divider */
+
+static uint32_t lapic_read(uint32_t off)
+{
+	if (x2apic)
+		return (uint32_t)rdmsr(0x800 + (off >> 4));
+	return lapic_regs[off / 4];
+}
+
+static void lapic_write(uint32_t off, uint32_t v)
+{
+	if (x2apic)
+		wrmsr(0x800 + (off >> 4), v);
+	else
+		lapic_regs[off / 4] = v;
+}
+
+/* See lapic.h. */
+void lapic_init(uint64_t lapic_phys)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+	if (!(base & APIC_BASE_EN)) {
+		base |= APIC_BASE_EN;
+		wrmsr(MSR_APIC_BASE, base);
+	}
+	x2apic = (base & APIC_BASE_EXTD) != 0;
+	if (!x2apic && !lapic_regs) {
+		if (lapic_phys == 0)
+			lapic_phys = base & 0xFFFFFFFFFF000ull;
+		lapic_regs = vmm_map_mmio(lapic_phys, PAGE_SIZE, 0);
+	}
+	lapic_ready = 1;
+
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
+	lapic_write(LAPIC_LVT_LINT0, LVT_MASKED);
+	lapic_write(LAPIC_LVT_LINT1, LVT_NMI);
+	lapic_write(LAPIC_LVT_ERROR, LVT_MASKED);
+	lapic_write(LAPIC_SVR, SVR_ENABLE | VEC_SPURIOUS);
+	lapic_write(LAPIC_ESR, 0);   /* back-to-back writes clear the error status */
+	lapic_write(LAPIC_ESR, 0);
+	lapic_eoi();                 /* drop anything the firmware left in service */
+	printk("lapic: id %u, %s\n", lapic_id(), x2apic ? "x2APIC mode" : "xAPIC mode");
+}
+
+/* See lapic.h. A no-op before lapic_init(), so a stray early interrupt
+ * cannot fault on an unmapped register page. */
+void lapic_eoi(void)
+{
+	if (lapic_ready)
+		lapic_write(LAPIC_EOI, 0);
+}
+
+/* See lapic.h. */
+uint32_t lapic_id(void)
+{
+	uint32_t id = lapic_read(LAPIC_ID);
+	return x2apic ? id : id >> 24;
+}
+
+/* See lapic.h. */
+int lapic_is_x2apic(void)
+{
+	return x2apic;
+}
+
+/* Timer input frequency (after the divide-by-16), measured over
+ * CALIBRATE_US of TSC time with the timer masked in one-shot mode. */
+static uint64_t lapic_timer_calibrate(void)
+{
+	uint64_t tsc_hz = time_tsc_hz();
+	KASSERT(tsc_hz != 0, "lapic timer calibration needs the TSC frequency");
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED);
+	uint64_t wait = tsc_hz / (1000000 / CALIBRATE_US);
+	/* Each register access sits on the same side of its TSC read, so the
+	 * (slow, under emulation) accesses do not skew the ratio. */
+	lapic_write(LAPIC_TIMER_INIT, 0xFFFFFFFFu);
+	uint64_t t0 = rdtsc();
+	while (rdtsc() - t0 < wait)
+		cpu_pause();
+	uint32_t left = lapic_read(LAPIC_TIMER_CUR);
+	uint64_t t1 = rdtsc();
+	lapic_write(LAPIC_TIMER_INIT, 0);
+	/* counted stays far below 2^32 (a timer input under 400 GHz), so the
+	 * product fits in 64 bits. */
+	uint64_t counted = 0xFFFFFFFFull - left;
+	return counted * tsc_hz / (t1 - t0);
+}
+
+/* See lapic.h. */
+void lapic_timer_start(uint32_t hz)
+{
+	if (lapic_timer_hz == 0) {
+		lapic_timer_hz = lapic_timer_calibrate();
+		printk("lapic: timer input %lu.%03lu MHz (bus clock / 16)\n",
+		       lapic_timer_hz / 1000000, lapic_timer_hz / 1000 % 1000);
+		KASSERT(lapic_timer_hz >= hz, "lapic timer runs at %lu Hz", lapic_timer_hz);
+	}
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER | LVT_PERIODIC);
+	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(lapic_timer_hz / hz));
+}

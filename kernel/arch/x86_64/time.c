@@ -1,0 +1,126 @@
+/* time.c — TSC-based monotonic time and the periodic LAPIC tick.
+ *
+ * The TSC frequency comes from the first source that gives one:
+ * CPUID leaf 0x15 (exact on Intel parts that enumerate the crystal), the
+ * HPET, PIT channel 2, and as a last resort CPUID 0x16's nominal base
+ * frequency. The LAPIC timer is then measured against the TSC. */
+#include <time.h>
+#include <cpu.h>
+#include <trap.h>
+#include <lapic.h>
+#include <hpet.h>
+#include <pit.h>
+#include <printk.h>
+#include <panic.h>
+
+#define CALIBRATE_MS 50
+
+static uint64_t tsc_hz;
+static uint64_t tsc_base;
+static uint64_t ns_mult;          /* ns = (tsc delta * ns_mult) >> 32 */
+static volatile uint64_t ticks;
+
+static uint32_t cpuid_max_leaf(uint32_t base)
+{
+	uint32_t a, b, c, d;
+	cpuid(base, 0, &a, &b, &c, &d);
+	return a;
+}
+
+/* TSC Hz from CPUID 0x15 (crystal Hz * EBX / EAX), 0 if not enumerated. */
+static uint64_t tsc_hz_from_cpuid15(void)
+{
+	if (cpuid_max_leaf(0) < 0x15)
+		return 0;
+	uint32_t den, num, crystal, d;
+	cpuid(0x15, 0, &den, &num, &crystal, &d);
+	if (den == 0 || num == 0 || crystal == 0)
+		return 0;
+	return (uint64_t)crystal * num / den;
+}
+
+/* Nominal base frequency from CPUID 0x16 (MHz), 0 if not enumerated. */
+static uint64_t tsc_hz_from_cpuid16(void)
+{
+	if (cpuid_max_leaf(0) < 0x16)
+		return 0;
+	uint32_t mhz, b, c, d;
+	cpuid(0x16, 0, &mhz, &b, &c, &d);
+	return (uint64_t)(mhz & 0xFFFF) * 1000000;
+}
+
+static int tsc_is_invariant(void)
+{
+	if (cpuid_max_leaf(0x80000000) < 0x80000007)
+		return 0;
+	uint32_t a, b, c, d;
+	cpuid(0x80000007, 0, &a, &b, &c, &d);
+	return (d >> 8) & 1;
+}
+
+/* The LAPIC timer vector: count one tick. Interrupts off. */
+static void time_tick(struct trap_frame *tf)
+{
+	(void)tf;
+	__atomic_fetch_add(&ticks, 1, __ATOMIC_RELAXED);
+}
+
+/* See time.h. Boot-time, single CPU, interrupts off. */
+void time_init(void)
+{
+	const char *source = "CPUID 0x15";
+	uint64_t hz = tsc_hz_from_cpuid15();
+	if (!hz) {
+		source = "HPET";
+		hz = hpet_measure_tsc_hz(CALIBRATE_MS);
+	}
+	if (!hz) {
+		source = "PIT";
+		hz = pit_measure_tsc_hz(CALIBRATE_MS);
+	}
+	if (!hz) {
+		source = "CPUID 0x16 nominal (uncalibrated)";
+		hz = tsc_hz_from_cpuid16();
+	}
+	if (!hz)
+		panic("time: no way to learn the TSC frequency (no CPUID 0x15/0x16, HPET or PIT)");
+	ns_mult = (1000000000ull << 32) / hz;
+	tsc_base = rdtsc();
+	__atomic_store_n(&tsc_hz, hz, __ATOMIC_RELEASE);
+	printk("time: TSC %lu.%03lu MHz from %s%s\n", hz / 1000000, hz / 1000 % 1000, source,
+	       tsc_is_invariant() ? ", invariant" : ", not invariant");
+
+	trap_set_handler(VEC_LAPIC_TIMER, time_tick);
+	lapic_timer_start(TIMER_HZ);
+	printk("time: tick %u Hz on vector 0x%x\n", TIMER_HZ, VEC_LAPIC_TIMER);
+}
+
+/* See time.h. 0 before time_init(). */
+uint64_t time_ns(void)
+{
+	if (__atomic_load_n(&tsc_hz, __ATOMIC_ACQUIRE) == 0)
+		return 0;
+	uint64_t delta = rdtsc() - tsc_base;
+	return (uint64_t)(((unsigned __int128)delta * ns_mult) >> 32);
+}
+
+/* See time.h. Needs time_init(): there is no honest delay without a clock. */
+void time_udelay(uint64_t us)
+{
+	uint64_t hz = __atomic_load_n(&tsc_hz, __ATOMIC_ACQUIRE);
+	KASSERT(hz != 0, "time_udelay before time_init");
+	uint64_t cycles = us * ((hz + 999999) / 1000000);
+	uint64_t t0 = rdtsc();
+	while (rdtsc() - t0 < cycles)
+		cpu_pause();
+}
+
+uint64_t time_tsc_hz(void)
+{
+	return __atomic_load_n(&tsc_hz, __ATOMIC_ACQUIRE);
+}
+
+uint64_t time_ticks(void)
+{
+	return __atomic_load_n(&ticks, __ATOMIC_RELAXED);
+}

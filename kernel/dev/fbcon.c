@@ -1,0 +1,365 @@
+/* fbcon.c — text console on the UEFI GOP framebuffer.
+ *
+ * The text lives in a grid of cells (glyph index + cursor flag) kept as a
+ * ring of rows, so scrolling moves no memory. A second grid remembers what
+ * each screen cell shows; after every write only cells that differ are
+ * drawn. The framebuffer is never read back (slow on real hardware, where
+ * it is write-combining) and a scroll costs the changed cells only. */
+#include <fbcon.h>
+#include <console.h>
+#include <mm.h>
+#include <printk.h>
+#include <string.h>
+#include "psf.h"
+
+#define CELL_GLYPH   0xFFFFu
+#define CELL_CURSOR  0x10000u
+#define CSI_MAX_PARAMS 4
+#define CSI_MAX_VALUE  9999
+#define TAB_WIDTH    8
+
+extern const uint8_t _binary_font_psf_start[], _binary_font_psf_end[];
+
+enum parse_state { ST_TEXT, ST_ESC, ST_CSI };
+
+static struct psf_font font;
+static uint32_t *fb;             /* pixels, pitch_px apart per scan line */
+static uint32_t pitch_px;
+static uint32_t px_fg, px_bg;
+static uint32_t cols, rows;
+static uint32_t *text;           /* rows x cols, row r at ring slot (top + r) % rows */
+static uint32_t top;
+static uint32_t *shown;          /* rows x cols in screen order: what is drawn */
+static uint32_t cx, cy;          /* cx == cols: wrap pending */
+static uint32_t blank;           /* cell value of a space */
+static uint32_t dirty_lo, dirty_hi;   /* screen rows to compare; lo > hi: none */
+static uint32_t drawn_cursor_row;
+
+static enum parse_state state;
+static uint32_t csi_params[CSI_MAX_PARAMS];
+static int csi_count;            /* parameters started */
+static int csi_ignore;           /* private or intermediate bytes seen */
+static uint32_t utf8_cp;
+static int utf8_need;            /* continuation bytes still expected */
+
+/* One 8-bit colour component placed into a bitmask pixel field. */
+static uint32_t mask_component(uint32_t mask, uint8_t v)
+{
+	if (!mask)
+		return 0;
+	int shift = __builtin_ctz(mask), bits = 0;
+	while (bits < 32 - shift && (mask >> (shift + bits)) & 1)
+		bits++;                  /* fields are contiguous runs of ones */
+	uint32_t field = bits >= 8 ? (uint32_t)v << (bits - 8) : (uint32_t)v >> (8 - bits);
+	return (field << shift) & mask;
+}
+
+/* Pixel value of an RGB colour in the framebuffer's format. */
+static uint32_t fb_color(const struct boot_framebuffer *f, uint8_t r, uint8_t g, uint8_t b)
+{
+	switch (f->format) {
+	case BOOT_FB_RGBX:
+		return r | (uint32_t)g << 8 | (uint32_t)b << 16;
+	case BOOT_FB_BGRX:
+		return b | (uint32_t)g << 8 | (uint32_t)r << 16;
+	default:
+		return mask_component(f->red_mask, r) | mask_component(f->green_mask, g) |
+		       mask_component(f->blue_mask, b);
+	}
+}
+
+static uint32_t *text_row(uint32_t r)
+{
+	return text + (size_t)((top + r) % rows) * cols;
+}
+
+static void mark_dirty(uint32_t r)
+{
+	if (r < dirty_lo)
+		dirty_lo = r;
+	if (r > dirty_hi || dirty_hi == UINT32_MAX)
+		dirty_hi = r;
+}
+
+static void fill_cells(uint32_t r, uint32_t from, uint32_t to)
+{
+	uint32_t *row = text_row(r);
+	for (uint32_t c = from; c < to; c++)
+		row[c] = blank;
+	mark_dirty(r);
+}
+
+/* Draw one cell's glyph (inverted when it carries the cursor). */
+static void draw_cell(uint32_t c, uint32_t r, uint32_t cell)
+{
+	const uint8_t *bm = psf_bitmap(&font, cell & CELL_GLYPH);
+	uint32_t fg = px_fg, bg = px_bg;
+	if (cell & CELL_CURSOR) {
+		fg = px_bg;
+		bg = px_fg;
+	}
+	uint32_t *p = fb + (size_t)r * font.height * pitch_px + (size_t)c * font.width;
+	for (uint32_t y = 0; y < font.height; y++, bm += font.row_bytes, p += pitch_px)
+		for (uint32_t x = 0; x < font.width; x++)
+			p[x] = bm[x >> 3] & (0x80 >> (x & 7)) ? fg : bg;
+}
+
+/* Bring the screen up to date with the text grid and cursor. */
+static void flush(void)
+{
+	uint32_t ccol = cx < cols ? cx : cols - 1;
+	mark_dirty(cy);
+	mark_dirty(drawn_cursor_row);
+	for (uint32_t r = dirty_lo; r <= dirty_hi; r++) {
+		const uint32_t *want = text_row(r);
+		uint32_t *have = shown + (size_t)r * cols;
+		for (uint32_t c = 0; c < cols; c++) {
+			uint32_t cell = want[c] | (r == cy && c == ccol ? CELL_CURSOR : 0);
+			if (have[c] != cell) {
+				draw_cell(c, r, cell);
+				have[c] = cell;
+			}
+		}
+	}
+	drawn_cursor_row = cy;
+	dirty_lo = UINT32_MAX;
+	dirty_hi = UINT32_MAX;
+}
+
+static void newline(void)
+{
+	cx = 0;
+	if (cy + 1 < rows) {
+		cy++;
+		return;
+	}
+	top = (top + 1) % rows;         /* the old first row becomes the new last */
+	fill_cells(rows - 1, 0, cols);
+	dirty_lo = 0;
+	dirty_hi = rows - 1;
+}
+
+static void put_glyph(uint32_t g)
+{
+	if (cx >= cols)
+		newline();
+	text_row(cy)[cx++] = g;
+	mark_dirty(cy);
+}
+
+static uint32_t csi_param(int i, uint32_t dflt)
+{
+	return i < csi_count && csi_params[i] ? csi_params[i] : dflt;
+}
+
+/* ESC [ params final: the sequences the shell's line editor emits, plus
+ * cursor up/down and positioning; everything else is ignored. */
+static void csi_execute(char final)
+{
+	uint32_t n = csi_param(0, 1), mode = csi_param(0, 0);
+	if (cx >= cols)
+		cx = cols - 1;
+	switch (final) {
+	case 'A': cy = n > cy ? 0 : cy - n; break;
+	case 'B': cy = cy + n >= rows ? rows - 1 : cy + n; break;
+	case 'C': cx = cx + n >= cols ? cols - 1 : cx + n; break;
+	case 'D': cx = n > cx ? 0 : cx - n; break;
+	case 'H':
+	case 'f':
+		cy = csi_param(0, 1) > rows ? rows - 1 : csi_param(0, 1) - 1;
+		cx = csi_param(1, 1) > cols ? cols - 1 : csi_param(1, 1) - 1;
+		break;
+	case 'K':
+		if (mode == 0)
+			fill_cells(cy, cx, cols);
+		else if (mode == 1)
+			fill_cells(cy, 0, cx + 1);
+		else if (mode == 2)
+			fill_cells(cy, 0, cols);
+		break;
+	case 'J':
+		if (mode == 0) {
+			fill_cells(cy, cx, cols);
+			for (uint32_t r = cy + 1; r < rows; r++)
+				fill_cells(r, 0, cols);
+		} else if (mode == 1) {
+			for (uint32_t r = 0; r < cy; r++)
+				fill_cells(r, 0, cols);
+			fill_cells(cy, 0, cx + 1);
+		} else {
+			for (uint32_t r = 0; r < rows; r++)
+				fill_cells(r, 0, cols);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* Control characters of plain text. */
+static void control(char c)
+{
+	switch (c) {
+	case '\n':
+		newline();
+		break;
+	case '\r':
+		cx = 0;
+		break;
+	case '\b':
+		if (cx >= cols)
+			cx = cols - 1;
+		if (cx > 0)
+			cx--;
+		break;
+	case '\t':
+		do
+			put_glyph(blank);
+		while (cx < cols && cx % TAB_WIDTH);
+		break;
+	default:
+		break;   /* BEL and the rest: nothing to show */
+	}
+}
+
+/* One byte of UTF-8 text: completes a code point or waits for more.
+ * Malformed input shows the font's replacement glyph. */
+static void text_byte(uint8_t b)
+{
+	if (utf8_need && (b & 0xC0) == 0x80) {
+		utf8_cp = utf8_cp << 6 | (b & 0x3F);
+		if (--utf8_need == 0)
+			put_glyph(psf_glyph(&font, utf8_cp));
+		return;
+	}
+	if (utf8_need) {                 /* sequence cut short */
+		utf8_need = 0;
+		put_glyph(font.fallback);
+	}
+	if (b < 0x80)
+		put_glyph(psf_glyph(&font, b));
+	else if ((b & 0xE0) == 0xC0) { utf8_cp = b & 0x1F; utf8_need = 1; }
+	else if ((b & 0xF0) == 0xE0) { utf8_cp = b & 0x0F; utf8_need = 2; }
+	else if ((b & 0xF8) == 0xF0) { utf8_cp = b & 0x07; utf8_need = 3; }
+	else put_glyph(font.fallback);
+}
+
+static void feed(char ch)
+{
+	uint8_t c = (uint8_t)ch;
+	if (c == 0x1B) {
+		state = ST_ESC;
+		return;
+	}
+	switch (state) {
+	case ST_ESC:
+		state = ST_TEXT;
+		if (c == '[') {
+			state = ST_CSI;
+			csi_count = 0;
+			csi_ignore = 0;
+			csi_params[0] = 0;
+		}
+		return;   /* other two-byte escapes are ignored */
+	case ST_CSI:
+		if (c >= '0' && c <= '9') {
+			if (csi_count == 0)
+				csi_count = 1;
+			uint32_t *p = &csi_params[csi_count - 1];
+			*p = *p * 10 + (c - '0') > CSI_MAX_VALUE ? CSI_MAX_VALUE : *p * 10 + (c - '0');
+		} else if (c == ';') {
+			if (csi_count == 0)
+				csi_count = 1;
+			if (csi_count < CSI_MAX_PARAMS)
+				csi_params[csi_count++] = 0;
+			else
+				csi_ignore = 1;
+		} else if (c >= 0x20 && c <= 0x3F) {
+			csi_ignore = 1;          /* private markers, intermediates */
+		} else if (c >= 0x40 && c <= 0x7E) {
+			if (!csi_ignore)
+				csi_execute((char)c);
+			state = ST_TEXT;
+		} else if (c < 0x20) {
+			control((char)c);        /* controls act even inside a sequence */
+		} else {
+			state = ST_TEXT;
+		}
+		return;
+	case ST_TEXT:
+		break;
+	}
+	if (c < 0x20 || c == 0x7F)
+		control((char)c);
+	else
+		text_byte(c);
+}
+
+/* Console sink: called with the console lock held (interrupts off). */
+static void fbcon_write(const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		feed(buf[i]);
+	flush();
+}
+
+static struct console_sink fbcon_sink = { .name = "fbcon", .write = fbcon_write };
+
+/* Reason the framebuffer cannot carry a console, NULL if it can. */
+static const char *fb_check(const struct boot_framebuffer *f)
+{
+	if (f->phys == 0 || f->width == 0 || f->height == 0)
+		return "empty mode";
+	if (f->pitch % 4 || f->pitch / 4 < f->width)
+		return "pitch too small for 32-bit pixels";
+	if (f->size < (uint64_t)f->pitch * f->height)
+		return "buffer smaller than pitch x height";
+	if (f->format == BOOT_FB_BITMASK && !(f->red_mask && f->green_mask && f->blue_mask))
+		return "bitmask format without colour masks";
+	if (f->format != BOOT_FB_RGBX && f->format != BOOT_FB_BGRX && f->format != BOOT_FB_BITMASK)
+		return "unknown pixel format";
+	return NULL;
+}
+
+/* See fbcon.h. Needs vmm_init() and heap_init(). */
+void fbcon_init(const struct boot_framebuffer *f)
+{
+	if (f->format == BOOT_FB_NONE) {
+		printk("fbcon: no framebuffer; console on serial only\n");
+		return;
+	}
+	const char *err = fb_check(f);
+	if (!err)
+		err = psf_load(&font, _binary_font_psf_start,
+			       (size_t)(_binary_font_psf_end - _binary_font_psf_start));
+	if (!err && (f->width < font.width || f->height < font.height))
+		err = "screen smaller than one character";
+	if (err) {
+		printk("fbcon: %s; framebuffer console off\n", err);
+		return;
+	}
+	cols = f->width / font.width;
+	rows = f->height / font.height;
+	text = kmalloc((size_t)cols * rows * sizeof(*text));
+	shown = kmalloc((size_t)cols * rows * sizeof(*shown));
+	if (!text || !shown) {
+		kfree(text);
+		kfree(shown);
+		printk("fbcon: no memory for a %ux%u grid; framebuffer console off\n", cols, rows);
+		return;
+	}
+	fb = vmm_map_mmio(f->phys, (size_t)f->pitch * f->height, 1);
+	pitch_px = f->pitch / 4;
+	px_fg = fb_color(f, 0xC0, 0xC0, 0xC0);
+	px_bg = fb_color(f, 0, 0, 0);
+	blank = psf_glyph(&font, ' ');
+	for (size_t i = 0; i < (size_t)pitch_px * f->height; i++)
+		fb[i] = px_bg;
+	for (size_t i = 0; i < (size_t)cols * rows; i++)
+		text[i] = shown[i] = blank;
+	dirty_lo = dirty_hi = UINT32_MAX;
+	flush();
+	console_register(&fbcon_sink);
+	printk("fbcon: %ux%u, %ux%u cells, PSF%d font %ux%u\n", f->width, f->height,
+	       cols, rows, font.version, font.width, font.height);
+}

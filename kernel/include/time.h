@@ -1,0 +1,19 @@
+/* time.h — monotonic time since boot. */
+#ifndef MOSAIC_TIME_H
+#define MOSAIC_TIME_H
+#include <stdint.h>
+#define TIMER_HZ 100
+/* Calibrate the TSC (CPUID 0x15, else HPET, else PIT, else CPUID 0x16's
+ * nominal frequency) and start the periodic tick (LAPIC timer, TIMER_HZ, on
+ * VEC_LAPIC_TIMER). Needs acpi_init(), vmm_init(), idt_init() and
+ * lapic_init(); interrupts stay as they were. Boot-time, single CPU. */
+void time_init(void);
+/* Nanoseconds since time_init() (0 before it); lock-free. */
+uint64_t time_ns(void);
+/* Busy-wait at least us microseconds. Panics if called before time_init(). */
+void time_udelay(uint64_t us);
+/* TSC frequency in Hz, 0 before time_init(); lock-free. */
+uint64_t time_tsc_hz(void);
+/* Timer interrupts counted since time_init(); lock-free. */
+uint64_t time_ticks(void);
+#endif
