@@ -88,7 +88,8 @@ else
 fi
 
 set +e
-qemu-system-x86_64 "${args[@]}" &
+# A background job's stdin would be /dev/null; hand it ours explicitly.
+qemu-system-x86_64 "${args[@]}" <&0 &
 qpid=$!
 wait "$qpid"
 rc=$?

@@ -82,6 +82,11 @@ void vmm_init(const struct boot_info *bi)
 		pml4[i] = pdpt | PTE_P | PTE_W;
 	}
 
+	/* The first 2 MiB holds ranges of different cache types (legacy video
+	 * memory, option ROMs); keep large pages out of it. */
+	for (uint64_t pa = 0; pa < PT_LARGE && pa < bi->direct_map_size; pa += PAGE_SIZE)
+		if (pt_map(kernel_root, MM_DIRECT_MAP_BASE + pa, pa, PTE_W | PTE_NX) != 0)
+			panic("vmm: no page for the direct map's page tables");
 	pt_map_range(kernel_root, MM_DIRECT_MAP_BASE, 0, PAGE_ROUND_UP(bi->direct_map_size),
 		     PTE_W | PTE_NX);
 	vmm_map_image(bi, __text_start, __text_end, 0);

@@ -24,7 +24,7 @@ static int cmd_panic(int argc, char **argv)
 SHELL_COMMAND(panic, "[message]", "stop the kernel with a panic and backtrace", cmd_panic);
 
 /* Recurses until the stack's guard page is hit (long before the bound). */
-static int __attribute__((noinline)) overflow_stack(int depth)
+static int __attribute__((noipa)) overflow_stack(int depth)
 {
 	volatile char pad[512];
 	pad[0] = (char)depth;
@@ -40,11 +40,11 @@ static volatile uint64_t *opaque_address(uint64_t addr)
 	return (volatile uint64_t *)addr;
 }
 
+/* A real DIV instruction (the compiler turns 1/x into a comparison). */
 static void __attribute__((noinline)) fault_divide(void)
 {
-	volatile int zero = 0;
-	volatile int x = 1 / zero;
-	(void)x;
+	uint64_t rax = 1, rdx = 0, divisor = 0;
+	__asm__ volatile("divq %2" : "+a"(rax), "+d"(rdx) : "r"(divisor));
 }
 
 extern char __text_start[];

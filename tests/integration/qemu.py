@@ -100,7 +100,9 @@ class Machine:
         self.send(line + "\r")
         self.expect(re.escape(line[-20:]) if line else "", timeout)
         start = self.pos
-        self.expect(re.escape(prompt), timeout)
+        # The prompt always starts a line; output may contain the prompt text
+        # elsewhere (sysctl kern.shell.prompt).
+        self.expect(r"\n" + re.escape(prompt), timeout)
         with self.lock:
             return self.output[start:self.pos - len(prompt)]
 
