@@ -25,14 +25,14 @@ KCFLAGS  := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-
             -mno-red-zone -mgeneral-regs-only -mcmodel=kernel -fno-omit-frame-pointer \
             -fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
             -Iinclude -Ikernel/include -Ikernel/arch/x86_64 \
-            -DMOSAIC_VERSION='"$(VERSION)"' -MMD -MP
+            -MMD -MP
 NASMFLAGS := -f elf64 -g -F dwarf -w+all -w+error
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/arch/x86_64/kernel.ld
 
 KERNEL_C   := $(shell find kernel -name '*.c' | sort)
 KERNEL_ASM := $(shell find kernel -name '*.asm' | sort)
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) $(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM)) \
-              $(BUILD)/font.o
+              $(BUILD)/font.o $(BUILD)/version.o
 
 $(BUILD)/kernel/%.o: kernel/%.c
 	@mkdir -p $(dir $@)
@@ -41,6 +41,19 @@ $(BUILD)/kernel/%.o: kernel/%.c
 $(BUILD)/kernel/%.asm.o: kernel/%.asm
 	@mkdir -p $(dir $@)
 	nasm $(NASMFLAGS) $< -o $@
+
+# Version: rewritten only when `git describe` changes, so it is never stale
+# and does not force rebuilds.
+$(BUILD)/version.c: FORCE
+	@mkdir -p $(BUILD)
+	@printf 'const char mosaic_version[] = "%s";\nconst char mosaic_build_date[] = "%s";\n' \
+	  "$(VERSION)" "$$(date -u +%Y-%m-%d)" > $@.tmp
+	@if grep -qs '"$(VERSION)"' $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/version.o: $(BUILD)/version.c
+	$(KCC) $(KCFLAGS) -c $< -o $@
+
+FORCE:
 
 # Console font: a PSF font from Debian's console-setup-linux, linked in as a blob.
 FONT := /usr/share/consolefonts/Lat15-Terminus16.psf.gz
@@ -119,7 +132,7 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*)
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
-.PHONY: all deps run-qemu debug iso test clean build-kernel build-iso build-test
+.PHONY: all deps run-qemu debug iso test clean build-kernel build-iso build-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build-kernel

@@ -19,6 +19,7 @@
 #include <ioapic.h>
 #include <lapic.h>
 #include <trap.h>
+#include <version.h>
 
 /* The loader's structure, copied before its memory is reclaimed. */
 static struct boot_info boot_info;
@@ -27,7 +28,7 @@ void arch_run_on_stack(void *stack_top, void (*fn)(void *), void *arg) __attribu
 
 static void print_banner(void)
 {
-	printk("Mosaic %s (loader %s)\n", MOSAIC_VERSION, boot_info.loader_version);
+	printk("Mosaic %s (loader %s)\n", mosaic_version, boot_info.loader_version);
 	printk("cmdline: %s\n", boot_info.cmdline);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sysctl.h>
 #include <time.h>
+#include <version.h>
 
 static int cmd_help(int argc, char **argv)
 {
@@ -30,9 +31,11 @@ static int cmd_help(int argc, char **argv)
 }
 SHELL_COMMAND(help, "[command]", "list commands, or show one command's usage", cmd_help);
 
-static char version_string[] = "Mosaic " MOSAIC_VERSION " (x86_64, built " __DATE__ " " __TIME__ ")";
-SYSCTL_STRING(kern_version, "kern.version", version_string, sizeof(version_string), 0,
-	      "kernel version and build");
+static void version_proc(char *buf, size_t len)
+{
+	ksnprintf(buf, len, "Mosaic %s (x86_64, built %s)", mosaic_version, mosaic_build_date);
+}
+SYSCTL_PROC(kern_version, "kern.version", version_proc, "kernel version and build");
 static char ostype[] = "Mosaic";
 SYSCTL_STRING(kern_ostype, "kern.ostype", ostype, sizeof(ostype), 0, "operating system name");
 
@@ -43,7 +46,9 @@ static int cmd_version(int argc, char **argv)
 		shell_usage("version");
 		return 1;
 	}
-	printk("%s\n", version_string);
+	char version[96];
+	version_proc(version, sizeof(version));
+	printk("%s\n", version);
 	return 0;
 }
 SHELL_COMMAND(version, "", "print the kernel version", cmd_version);
