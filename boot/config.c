@@ -12,13 +12,13 @@
 
 #define CFG_SIZE_MAX (64 * 1024)
 
-/* Is c a blank (space or tab)? */
+/* Is c a blank (space or tab)? No locks. */
 static BOOLEAN cfg_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
 
-/* Does the `len` bytes at s equal the NUL-terminated word? */
+/* Do the `len` bytes at s equal the NUL-terminated word? No locks. */
 static BOOLEAN cfg_key_is(const char *s, UINTN len, const char *word)
 {
 	UINTN i;

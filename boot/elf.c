@@ -12,7 +12,7 @@
 
 /* Check the ELF header: magic, class, byte order, machine, type and that
  * the program header table lies inside the file. Prints the reason and
- * returns EFI_LOAD_ERROR if not. No locks. */
+ * returns EFI_LOAD_ERROR if not. Boot services only (it prints). */
 static EFI_STATUS elf_check_header(const CHAR16 *path, const UINT8 *file, UINT64 size)
 {
 	const struct elf64_ehdr *eh = (const struct elf64_ehdr *)file;
@@ -54,7 +54,8 @@ static EFI_STATUS elf_check_header(const CHAR16 *path, const UINT8 *file, UINT64
 }
 
 /* Check one PT_LOAD header (number i) against the file size and the
- * address rules. Prints the reason and returns EFI_LOAD_ERROR if bad. */
+ * address rules. Prints the reason and returns EFI_LOAD_ERROR if bad.
+ * Boot services only (it prints). */
 static EFI_STATUS elf_check_load(const CHAR16 *path, UINTN i, const struct elf64_phdr *ph,
 				 UINT64 size)
 {
@@ -79,7 +80,8 @@ static EFI_STATUS elf_check_load(const CHAR16 *path, UINTN i, const struct elf64
 
 /* Collect the PT_LOAD segments into kernel (base, end, segments) and check
  * they are sane: inside the file, in the upper half, not overlapping,
- * spanning at most ELF_SPAN_MAX, and the entry point executable. No locks. */
+ * spanning at most ELF_SPAN_MAX, and the entry point executable. Boot
+ * services only (it prints). */
 static EFI_STATUS elf_collect(const CHAR16 *path, const UINT8 *file, UINT64 size,
 			      struct kernel_image *k)
 {

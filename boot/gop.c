@@ -7,7 +7,8 @@
 #define GOP_MAX_WIDTH  1280
 #define GOP_MAX_HEIGHT 800
 
-/* Does this GOP's current mode have a linear framebuffer? */
+/* Does this GOP's current mode have a linear framebuffer? Boot services
+ * only. */
 static BOOLEAN gop_has_framebuffer(const EFI_GRAPHICS_OUTPUT_PROTOCOL *gop)
 {
 	return gop->Mode && gop->Mode->Info && gop->Mode->Info->PixelFormat != PixelBltOnly &&

@@ -157,7 +157,8 @@ static EFI_STATUS loader_boot(EFI_HANDLE image)
 
 /* UEFI entry point. Returns only if the boot failed: then everything the
  * loader allocated is freed and, after a pause to read the message, the
- * error goes back to the firmware (which tries its next boot option). */
+ * error goes back to the firmware (which tries its next boot option).
+ * Called once by the firmware, single-threaded, in boot services. */
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *system_table)
 {
 	EFI_STATUS status;

@@ -55,7 +55,7 @@ void opts_copy_ascii(char *out, UINTN out_len, const char *src, UINTN src_len, c
 	sink_finish(&s, what);
 }
 
-/* Is c blank in a command line? */
+/* Is c blank in a command line? No locks. */
 static BOOLEAN opts_blank(CHAR16 c)
 {
 	return c == L' ' || c == L'\t' || c == L'\r' || c == L'\n';

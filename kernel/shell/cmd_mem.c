@@ -26,6 +26,7 @@ static int cmd_mem(int argc, char **argv)
 	print_kib("used", p.total_bytes - p.free_bytes);
 	print_kib("reclaimed from boot", p.reclaimed_bytes);
 	print_kib("kernel+modules", p.kernel_bytes);
+	print_kib("allocator metadata", p.meta_bytes);
 	print_kib("firmware/reserved", p.reserved_bytes);
 	printk("kernel heap:\n");
 	print_kib("arena", h.arena_bytes);
