@@ -1,21 +1,44 @@
-/* console.c — fan-out of kernel output to sinks; the input ring. */
+/* console.c — fan-out of kernel output to sinks, the log of all output,
+ * and the input ring. */
 #include <console.h>
 #include <cpu.h>
 
 static struct console_sink *sinks;
 
+/* Everything ever written, newest CONSOLE_LOG_SIZE bytes: replayed to a sink
+ * that registers late (the framebuffer comes up after memory), and `dmesg`. */
+static char log_ring[CONSOLE_LOG_SIZE];
+static uint64_t log_written;   /* total bytes; the ring holds the last ones */
+
 #define INPUT_RING 256
 static volatile char input_ring[INPUT_RING];
 static volatile unsigned input_head, input_tail;   /* head: next write */
 
-/* Boot-time, single CPU: appends to the sink list. */
-void console_register(struct console_sink *sink)
+/* Calls fn on the logged output in order, in at most two pieces.
+ * Caller has interrupts off. */
+static void log_replay(void (*fn)(const char *, size_t))
 {
+	uint64_t kept = log_written < CONSOLE_LOG_SIZE ? log_written : CONSOLE_LOG_SIZE;
+	size_t start = (size_t)((log_written - kept) % CONSOLE_LOG_SIZE);
+	size_t first = kept < CONSOLE_LOG_SIZE - start ? (size_t)kept : CONSOLE_LOG_SIZE - start;
+	fn(log_ring + start, first);
+	if (kept > first)
+		fn(log_ring, (size_t)kept - first);
+}
+
+/* Boot-time, single CPU: appends to the sink list; a sink that asks for it
+ * first receives the output logged so far. */
+void console_register(struct console_sink *sink, int replay)
+{
+	uint64_t flags = cpu_save_flags_cli();
+	if (replay)
+		log_replay(sink->write);
 	sink->next = NULL;
 	struct console_sink **p = &sinks;
 	while (*p)
 		p = &(*p)->next;
 	*p = sink;
+	cpu_restore_flags(flags);
 }
 
 /* Interrupts off while writing, so an interrupt handler's output does not
@@ -23,9 +46,26 @@ void console_register(struct console_sink *sink)
 void console_write(const char *buf, size_t len)
 {
 	uint64_t flags = cpu_save_flags_cli();
+	for (size_t i = 0; i < len; i++)
+		log_ring[(log_written + i) % CONSOLE_LOG_SIZE] = buf[i];
+	log_written += len;
 	for (struct console_sink *s = sinks; s; s = s->next)
 		s->write(buf, len);
 	cpu_restore_flags(flags);
+}
+
+/* Writes the log to every sink (for `dmesg`): a snapshot is taken first so
+ * the replay does not chase its own output. Interrupts off meanwhile. */
+void console_dump_log(void)
+{
+	static char snapshot[CONSOLE_LOG_SIZE];
+	uint64_t flags = cpu_save_flags_cli();
+	size_t n = 0;
+	uint64_t kept = log_written < CONSOLE_LOG_SIZE ? log_written : CONSOLE_LOG_SIZE;
+	for (uint64_t i = log_written - kept; i < log_written; i++)
+		snapshot[n++] = log_ring[i % CONSOLE_LOG_SIZE];
+	cpu_restore_flags(flags);
+	console_write(snapshot, n);
 }
 
 /* Called with interrupts off (from handlers). Drops input when full. */

@@ -359,7 +359,7 @@ void fbcon_init(const struct boot_framebuffer *f)
 		text[i] = shown[i] = blank;
 	dirty_lo = dirty_hi = UINT32_MAX;
 	flush();
-	console_register(&fbcon_sink);
+	console_register(&fbcon_sink, 1);   /* show the boot log so far */
 	printk("fbcon: %ux%u, %ux%u cells, PSF%d font %ux%u\n", f->width, f->height,
 	       cols, rows, font.version, font.width, font.height);
 }

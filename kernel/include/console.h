@@ -15,8 +15,13 @@ struct console_sink {
 	struct console_sink *next;
 };
 
-/* Add a sink; it receives all later output. Boot-time. */
-void console_register(struct console_sink *sink);
+#define CONSOLE_LOG_SIZE 16384
+
+/* Add a sink; it receives all later output and, when replay is set, first
+ * the output logged so far (the last CONSOLE_LOG_SIZE bytes). Boot-time. */
+void console_register(struct console_sink *sink, int replay);
+/* Print the logged output again on every console (`dmesg`). */
+void console_dump_log(void);
 /* Write to every sink. Takes the console lock (safe from any context). */
 void console_write(const char *buf, size_t len);
 /* Queue one input byte. Called from interrupt handlers; drops when full.

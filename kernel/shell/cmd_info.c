@@ -1,6 +1,7 @@
 /* cmd_info.c — shell commands that report: help, version, echo, uptime, cmdline. */
 #include <shell.h>
 #include <cmdline.h>
+#include <console.h>
 #include <printk.h>
 #include <string.h>
 #include <sysctl.h>
@@ -95,3 +96,15 @@ static int cmd_cmdline(int argc, char **argv)
 	return 0;
 }
 SHELL_COMMAND(cmdline, "", "show the kernel command line and its words", cmd_cmdline);
+
+static int cmd_dmesg(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		shell_usage("dmesg");
+		return 1;
+	}
+	console_dump_log();
+	return 0;
+}
+SHELL_COMMAND(dmesg, "", "print the kernel's output log again (last 16 KiB)", cmd_dmesg);

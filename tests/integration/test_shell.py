@@ -19,7 +19,7 @@ def check(cond, msg):
 
 def test_help_lists_every_command(ctx, m):
     out = m.command("help")
-    for cmd in ["help", "version", "echo", "mem", "uptime", "cmdline", "sysctl", "reboot",
+    for cmd in ["help", "version", "echo", "mem", "uptime", "cmdline", "dmesg", "sysctl", "reboot",
                 "poweroff", "exit", "panic", "fault"]:
         check(re.search(r"^\s+%s\s+\S" % cmd, out, re.M), "help does not list %s:\n%s" % (cmd, out))
 
@@ -70,6 +70,12 @@ def test_cmdline_shows_parsed_words(ctx, m):
     out = m.command("cmdline")
     check('test.word = "two words"' in out, out)
     check('flag = ""' in out, out)
+
+
+def test_dmesg_replays_boot_log(ctx, m):
+    out = m.command("dmesg")
+    check(re.search(r"^Mosaic \S+ \(loader ", out, re.M), "no banner in dmesg:\n" + out[:2000])
+    check("shell: " in out or "ps2kbd:" in out, out[-2000:])
 
 
 def test_sysctl_read_list_and_write(ctx, m):

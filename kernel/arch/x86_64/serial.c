@@ -55,7 +55,7 @@ void serial_init(void)
 	outb(COM1 + UART_LCR, 0x03);          /* 8N1 */
 	outb(COM1 + UART_FCR, 0xC7);          /* FIFO on, cleared, 14-byte trigger */
 	outb(COM1 + UART_MCR, 0x0B);          /* DTR, RTS, OUT2 (IRQ gate) */
-	console_register(&serial_sink);
+	console_register(&serial_sink, 0);
 }
 
 /* Interrupt context: drain the receive FIFO into the console ring.
