@@ -156,6 +156,7 @@ run-qemu: all
 	  $(if $(RUN),--run "$$MOSAIC_RUN") $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
 
 debug: all
+	@tools/deps.sh gdb
 	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
 	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
 
