@@ -37,7 +37,7 @@ done
 [[ "$smp" =~ ^[0-9]+$ && "$smp" -ge 1 && "$smp" -le 255 ]] || { echo "qemu-run: --smp must be 1..255" >&2; exit 2; }
 
 ovmf_dir=/usr/share/OVMF
-work=$(mktemp -d /tmp/mosaic-qemu.XXXXXX)
+work=$(mktemp -d --suffix=.mosaic-qemu)
 qpid=""
 cleanup() { [[ -n "$qpid" ]] && kill "$qpid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT

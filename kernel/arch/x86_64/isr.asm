@@ -1,4 +1,4 @@
-; isr.asm — one entry stub per vector. Each pushes a uniform frame
+; isr.asm — one entry point per vector. Each pushes a uniform frame
 ; (struct trap_frame in trap.h) and calls trap_dispatch(frame).
 
 bits 64

@@ -26,7 +26,7 @@ struct trap_frame {
 
 typedef void (*trap_handler_t)(struct trap_frame *tf);
 
-/* Load the IDT with stubs for all 256 vectors. Boot-time, per CPU. */
+/* Load the IDT with the entry points of all 256 vectors. Boot-time, per CPU. */
 void idt_init(void);
 void idt_load(void);
 /* Install the handler for an interrupt vector (>= 0x20). For vectors >= 0x20
