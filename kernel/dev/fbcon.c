@@ -68,11 +68,13 @@ static uint32_t fb_color(const struct boot_framebuffer *f, uint8_t r, uint8_t g,
 	}
 }
 
+/* Cells of screen row r in the ring. */
 static uint32_t *text_row(uint32_t r)
 {
 	return text + (size_t)((top + r) % rows) * cols;
 }
 
+/* Widen the range of rows flush() compares to include r. */
 static void mark_dirty(uint32_t r)
 {
 	if (r < dirty_lo)
@@ -81,6 +83,7 @@ static void mark_dirty(uint32_t r)
 		dirty_hi = r;
 }
 
+/* Blank columns [from, to) of row r. */
 static void fill_cells(uint32_t r, uint32_t from, uint32_t to)
 {
 	uint32_t *row = text_row(r);
@@ -126,6 +129,7 @@ static void flush(void)
 	dirty_hi = UINT32_MAX;
 }
 
+/* Column 0 of the next row, scrolling (by rotating the ring) at the bottom. */
 static void newline(void)
 {
 	cx = 0;
@@ -139,6 +143,7 @@ static void newline(void)
 	dirty_hi = rows - 1;
 }
 
+/* Store glyph g at the cursor and advance, wrapping a pending line first. */
 static void put_glyph(uint32_t g)
 {
 	if (cx >= cols)
@@ -147,6 +152,7 @@ static void put_glyph(uint32_t g)
 	mark_dirty(cy);
 }
 
+/* Parameter i of the current sequence; missing or 0 means dflt. */
 static uint32_t csi_param(int i, uint32_t dflt)
 {
 	return i < csi_count && csi_params[i] ? csi_params[i] : dflt;
@@ -244,6 +250,7 @@ static void text_byte(uint8_t b)
 	else put_glyph(font.fallback);
 }
 
+/* One output byte through the escape-sequence parser. */
 static void feed(char ch)
 {
 	uint8_t c = (uint8_t)ch;

@@ -58,6 +58,7 @@ static int i8042_read(void)
 	return -1;
 }
 
+/* Send a controller command / a data byte; -1 if the controller stays busy. */
 static int i8042_command(uint8_t cmd)
 {
 	if (i8042_wait_write())

@@ -38,6 +38,8 @@ static int x2apic;
 static int lapic_ready;
 static uint64_t lapic_timer_hz;         /* timer input after the divider */
 
+/* Register access by xAPIC offset, through MMIO or the x2APIC MSR.
+ * Per CPU: each CPU touches only its own APIC. */
 static uint32_t lapic_read(uint32_t off)
 {
 	if (x2apic)

@@ -20,6 +20,7 @@ static uint64_t tsc_base;
 static uint64_t ns_mult;          /* ns = (tsc delta * ns_mult) >> 32 */
 static volatile uint64_t ticks;
 
+/* Highest CPUID leaf of the range starting at base (0 or 0x80000000). */
 static uint32_t cpuid_max_leaf(uint32_t base)
 {
 	uint32_t a, b, c, d;
@@ -49,6 +50,7 @@ static uint64_t tsc_hz_from_cpuid16(void)
 	return (uint64_t)(mhz & 0xFFFF) * 1000000;
 }
 
+/* CPUID 0x80000007 EDX[8]: the TSC ticks at a constant rate in all states. */
 static int tsc_is_invariant(void)
 {
 	if (cpuid_max_leaf(0x80000000) < 0x80000007)
@@ -115,11 +117,13 @@ void time_udelay(uint64_t us)
 		cpu_pause();
 }
 
+/* See time.h. */
 uint64_t time_tsc_hz(void)
 {
 	return __atomic_load_n(&tsc_hz, __ATOMIC_ACQUIRE);
 }
 
+/* See time.h. */
 uint64_t time_ticks(void)
 {
 	return __atomic_load_n(&ticks, __ATOMIC_RELAXED);
