@@ -125,9 +125,10 @@ UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 # --- end ---
 
-$(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*)
+UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
+$(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
-	gcc $(HOST_CFLAGS) -o $@ $^ -lcmocka
+	gcc $(HOST_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.

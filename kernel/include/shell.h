@@ -3,31 +3,35 @@
  *
  * Adding a command: in any kernel file,
  *     static int cmd_hello(int argc, char **argv) { ... return 0; }
- *     SHELL_COMMAND(hello, "[name]", "say hello", cmd_hello);
- * The linker collects these into one table (section .shell_commands).
- * A command returns 0 on success, non-zero after printing a one-line error.
- * `NAME -h` prints the usage line without calling the command.
+ *     SHELL_COMMAND(hello, 0, 1, "[name]", "say hello", cmd_hello);
+ * (0, 1: it takes zero to one arguments after its name). The linker collects
+ * these into one table (section .shell_commands). The shell prints the usage
+ * line instead of calling the command when the argument count is outside
+ * those bounds, and for `NAME -h`. A command returns 0 on success, non-zero
+ * after printing a one-line error.
  */
 #ifndef MOSAIC_SHELL_H
 #define MOSAIC_SHELL_H
 
 struct shell_command {
 	const char *name;
+	int min_args, max_args;   /* words after the name */
 	const char *args;    /* usage synopsis of the arguments, "" if none */
 	const char *help;    /* one line */
 	int (*fn)(int argc, char **argv);
 };
 
-#define SHELL_COMMAND(cmd_name, cmd_args, cmd_help, cmd_fn) \
+#define SHELL_COMMAND(cmd_name, min, max, cmd_args, cmd_help, cmd_fn) \
 	static const struct shell_command shell_command_##cmd_name \
 	__attribute__((used, section(".shell_commands"), aligned(8))) = \
-		{ #cmd_name, cmd_args, cmd_help, cmd_fn }
+		{ #cmd_name, min, max, cmd_args, cmd_help, cmd_fn }
 
 #define SHELL_LINE_MAX 256
 #define SHELL_ARGS_MAX 16
 
-/* Print "usage: NAME ARGS" for the named command. */
-void shell_usage(const char *name);
+/* Print "usage: NAME ARGS" and the help line of the named command;
+ * -1 (nothing printed) when there is no such command. */
+int shell_usage(const char *name);
 /* Run one command line (no ';' splitting). Returns the command's status. */
 int shell_run_line(char *line);
 /* Run the boot script (commands separated by ';'; may be NULL), then read

@@ -3,24 +3,15 @@
 #include <cmdline.h>
 #include <console.h>
 #include <printk.h>
-#include <string.h>
 #include <sysctl.h>
 #include <time.h>
 #include <version.h>
 
 static int cmd_help(int argc, char **argv)
 {
-	if (argc > 2) {
-		shell_usage("help");
-		return 1;
-	}
 	if (argc == 2) {
-		const struct shell_command *c = NULL;
-		while ((c = shell_next_command(c)))
-			if (strcmp(c->name, argv[1]) == 0) {
-				shell_usage(c->name);
-				return 0;
-			}
+		if (shell_usage(argv[1]) == 0)
+			return 0;
 		printk("help: no command '%s'\n", argv[1]);
 		return 1;
 	}
@@ -30,7 +21,7 @@ static int cmd_help(int argc, char **argv)
 	printk("'COMMAND -h' shows a command's arguments.\n");
 	return 0;
 }
-SHELL_COMMAND(help, "[command]", "list commands, or show one command's usage", cmd_help);
+SHELL_COMMAND(help, 0, 1, "[command]", "list commands, or show one command's usage", cmd_help);
 
 static void version_proc(char *buf, size_t len)
 {
@@ -42,17 +33,14 @@ SYSCTL_STRING(kern_ostype, "kern.ostype", ostype, sizeof(ostype), 0, "operating 
 
 static int cmd_version(int argc, char **argv)
 {
+	(void)argc;
 	(void)argv;
-	if (argc != 1) {
-		shell_usage("version");
-		return 1;
-	}
 	char version[96];
 	version_proc(version, sizeof(version));
 	printk("%s\n", version);
 	return 0;
 }
-SHELL_COMMAND(version, "", "print the kernel version", cmd_version);
+SHELL_COMMAND(version, 0, 0, "", "print the kernel version", cmd_version);
 
 static int cmd_echo(int argc, char **argv)
 {
@@ -61,30 +49,24 @@ static int cmd_echo(int argc, char **argv)
 	printk("\n");
 	return 0;
 }
-SHELL_COMMAND(echo, "[word ...]", "print the arguments", cmd_echo);
+SHELL_COMMAND(echo, 0, SHELL_ARGS_MAX, "[word ...]", "print the arguments", cmd_echo);
 
 static int cmd_uptime(int argc, char **argv)
 {
+	(void)argc;
 	(void)argv;
-	if (argc != 1) {
-		shell_usage("uptime");
-		return 1;
-	}
 	uint64_t ns = time_ns();
 	uint64_t s = ns / 1000000000ul;
 	printk("up %lu.%03lu s (%lu:%02lu:%02lu), %lu timer ticks\n", s,
 	       (ns / 1000000ul) % 1000, s / 3600, (s / 60) % 60, s % 60, time_ticks());
 	return 0;
 }
-SHELL_COMMAND(uptime, "", "time since boot", cmd_uptime);
+SHELL_COMMAND(uptime, 0, 0, "", "time since boot", cmd_uptime);
 
 static int cmd_cmdline(int argc, char **argv)
 {
+	(void)argc;
 	(void)argv;
-	if (argc != 1) {
-		shell_usage("cmdline");
-		return 1;
-	}
 	printk("%s\n", cmdline_text());
 	struct cmdline cl;
 	char err[80];
@@ -95,16 +77,13 @@ static int cmd_cmdline(int argc, char **argv)
 		printk("  (parse stopped: %s)\n", err);
 	return 0;
 }
-SHELL_COMMAND(cmdline, "", "show the kernel command line and its words", cmd_cmdline);
+SHELL_COMMAND(cmdline, 0, 0, "", "show the kernel command line and its words", cmd_cmdline);
 
 static int cmd_dmesg(int argc, char **argv)
 {
+	(void)argc;
 	(void)argv;
-	if (argc != 1) {
-		shell_usage("dmesg");
-		return 1;
-	}
 	console_dump_log();
 	return 0;
 }
-SHELL_COMMAND(dmesg, "", "print the kernel's output log again (last 16 KiB)", cmd_dmesg);
+SHELL_COMMAND(dmesg, 0, 0, "", "print the kernel's output log again (last 16 KiB)", cmd_dmesg);

@@ -11,11 +11,8 @@ static void print_kib(const char *what, uint64_t bytes)
 
 static int cmd_mem(int argc, char **argv)
 {
+	(void)argc;
 	(void)argv;
-	if (argc != 1) {
-		shell_usage("mem");
-		return 1;
-	}
 	struct pmm_stats p;
 	struct heap_stats h;
 	pmm_get_stats(&p);
@@ -35,7 +32,7 @@ static int cmd_mem(int argc, char **argv)
 	printk("  %-22s %10lu\n", "live allocations", h.allocations);
 	return 0;
 }
-SHELL_COMMAND(mem, "", "physical memory and kernel heap usage", cmd_mem);
+SHELL_COMMAND(mem, 0, 0, "", "physical memory and kernel heap usage", cmd_mem);
 
 static void physmem_proc(char *buf, size_t len)
 {

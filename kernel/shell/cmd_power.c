@@ -5,35 +5,25 @@
 
 static int cmd_reboot(int argc, char **argv)
 {
+	(void)argc;
 	(void)argv;
-	if (argc != 1) {
-		shell_usage("reboot");
-		return 1;
-	}
 	printk("rebooting\n");
 	power_reboot();
 }
-SHELL_COMMAND(reboot, "", "restart the machine (UEFI ResetSystem)", cmd_reboot);
+SHELL_COMMAND(reboot, 0, 0, "", "restart the machine (UEFI ResetSystem)", cmd_reboot);
 
 static int cmd_poweroff(int argc, char **argv)
 {
+	(void)argc;
 	(void)argv;
-	if (argc != 1) {
-		shell_usage("poweroff");
-		return 1;
-	}
 	printk("powering off\n");
 	power_off();
 }
-SHELL_COMMAND(poweroff, "", "turn the machine off (UEFI ResetSystem)", cmd_poweroff);
+SHELL_COMMAND(poweroff, 0, 0, "", "turn the machine off (UEFI ResetSystem)", cmd_poweroff);
 
 static int cmd_exit(int argc, char **argv)
 {
 	int status = 0;
-	if (argc > 2) {
-		shell_usage("exit");
-		return 1;
-	}
 	if (argc == 2) {
 		char *s = argv[1];
 		if (!*s)
@@ -54,4 +44,4 @@ bad:
 	printk("exit: status must be 0..127\n");
 	return 1;
 }
-SHELL_COMMAND(exit, "[status]", "leave QEMU with a status (isa-debug-exit)", cmd_exit);
+SHELL_COMMAND(exit, 0, 1, "[status]", "leave QEMU with a status (isa-debug-exit)", cmd_exit);

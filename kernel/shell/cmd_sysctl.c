@@ -78,5 +78,5 @@ static int cmd_sysctl(int argc, char **argv)
 	}
 	return status;
 }
-SHELL_COMMAND(sysctl, "[-d] -a | [-d] name[=value] ...",
+SHELL_COMMAND(sysctl, 1, SHELL_ARGS_MAX, "[-d] -a | [-d] name[=value] ...",
 	      "show or set kernel variables (-a all, -d with descriptions)", cmd_sysctl);

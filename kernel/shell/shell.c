@@ -34,11 +34,13 @@ static const struct shell_command *find_command(const char *name)
 	return NULL;
 }
 
-void shell_usage(const char *name)
+int shell_usage(const char *name)
 {
 	const struct shell_command *c = find_command(name);
-	if (c)
-		printk("usage: %s%s%s\n  %s\n", c->name, c->args[0] ? " " : "", c->args, c->help);
+	if (!c)
+		return -1;
+	printk("usage: %s%s%s\n  %s\n", c->name, c->args[0] ? " " : "", c->args, c->help);
+	return 0;
 }
 
 /* Split line in place into words; double quotes group words. Returns argc,
@@ -93,6 +95,10 @@ int shell_run_line(char *line)
 	if (argc == 2 && strcmp(argv[1], "-h") == 0) {
 		shell_usage(c->name);
 		return 0;
+	}
+	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
+		shell_usage(c->name);
+		return 1;
 	}
 	return c->fn(argc, argv);
 }

@@ -115,6 +115,12 @@ def test_unknown_command(ctx, m):
 def test_bad_arguments(ctx, m):
     out = m.command("version extra")
     check("usage: version" in out, out)
+    out = m.command("mem a b")
+    check("usage: mem" in out, out)
+    out = m.command("fault")
+    check("usage: fault pf|wp|nx|ud|de|gp|stack" in out, out)
+    out = m.command("help nosuch")
+    check("help: no command 'nosuch'" in out, out)
     out = m.command("fault nosuchkind")
     check("fault: unknown kind 'nosuchkind'" in out, out)
     out = m.command("exit abc")

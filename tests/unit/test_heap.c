@@ -18,6 +18,7 @@
 
 #include <mm.h>
 #include <panic.h>
+#include "panic_hook.h"
 #include "../../kernel/mm/heap_core.h"
 
 #define REGION_SIZE (256ULL * 1024 * 1024)
@@ -25,52 +26,6 @@
 static unsigned char *region;
 static int grow_calls;
 static int grow_fail;
-
-/* ---- panic hook: the heap's panics jump back into the test ---- */
-
-static jmp_buf panic_jmp;
-static int panic_armed;
-static char panic_msg[256];
-
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(panic_msg, sizeof(panic_msg), fmt, ap);
-	va_end(ap);
-	if (!panic_armed) {
-		fprintf(stderr, "unexpected panic: %s\n", panic_msg);
-		abort();
-	}
-	panic_armed = 0;
-	longjmp(panic_jmp, 1);
-}
-
-/* Whether s contains sub (the kernel's string.h has no strstr). */
-static int contains(const char *s, const char *sub)
-{
-	size_t n = strlen(sub);
-
-	for (; *s; s++)
-		if (strncmp(s, sub, n) == 0)
-			return 1;
-	return n == 0;
-}
-
-/* Run stmt, which must panic with a message containing substr. */
-#define EXPECT_PANIC(stmt, substr)                                              \
-	do {                                                                    \
-		panic_msg[0] = 0;                                               \
-		panic_armed = 1;                                                \
-		if (setjmp(panic_jmp) == 0) {                                   \
-			stmt;                                                   \
-			panic_armed = 0;                                        \
-			fail_msg("no panic from %s", #stmt);                    \
-		}                                                               \
-		if (!contains(panic_msg, substr))                               \
-			fail_msg("panic '%s' lacks '%s'", panic_msg, substr);   \
-	} while (0)
 
 /* ---- the grow hook ---- */
 

@@ -17,6 +17,7 @@
 
 #include <mm.h>
 #include <panic.h>
+#include "panic_hook.h"
 
 #define MIB (1024ULL * 1024)
 #define RAM_SIZE (32 * MIB)
@@ -26,53 +27,6 @@
 
 uint64_t mm_host_direct_map_base;
 static unsigned char *ram;
-
-/* ---- panic hook: the allocator's panics jump back into the test ---- */
-
-static jmp_buf panic_jmp;
-static int panic_armed;
-static char panic_msg[256];
-
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(panic_msg, sizeof(panic_msg), fmt, ap);
-	va_end(ap);
-	if (!panic_armed) {
-		fprintf(stderr, "unexpected panic: %s\n", panic_msg);
-		abort();
-	}
-	panic_armed = 0;
-	longjmp(panic_jmp, 1);
-}
-
-/* Whether s contains sub (the kernel's string.h, which -Ikernel/include
- * puts first, has no strstr). */
-static int contains(const char *s, const char *sub)
-{
-	size_t n = strlen(sub);
-
-	for (; *s; s++)
-		if (strncmp(s, sub, n) == 0)
-			return 1;
-	return n == 0;
-}
-
-/* Run stmt, which must panic with a message containing substr. */
-#define EXPECT_PANIC(stmt, substr)                                              \
-	do {                                                                    \
-		panic_msg[0] = 0;                                               \
-		panic_armed = 1;                                                \
-		if (setjmp(panic_jmp) == 0) {                                   \
-			stmt;                                                   \
-			panic_armed = 0;                                        \
-			fail_msg("no panic from %s", #stmt);                    \
-		}                                                               \
-		if (!contains(panic_msg, substr))                               \
-			fail_msg("panic '%s' lacks '%s'", panic_msg, substr);   \
-	} while (0)
 
 /* ---- fake boot_info and memory map ---- */
 
