@@ -1,0 +1,51 @@
+/*
+ * cpu_desc.h — one machine-independent record per logical CPU.
+ *
+ * The only input of the topology builder (kernel/sched/). Filled from CPUID
+ * on real hardware (kernel/arch/x86_64/cpu_enum*.c), from a CPUID dump on
+ * the host (tools/cpuid-replay), and overridden by a machine description
+ * under QEMU (kernel/lib/machine*.c). Portable: no arch headers.
+ *
+ * Ids are "as the hardware numbers them" (derived from the x2APIC id by the
+ * CPUID 0x1F/0x0B shifts): equal ids mean the same SMT core / module / die /
+ * package. Cache ids follow the CPUID 0x04 rule: equal id = shared cache.
+ */
+#ifndef MOSAIC_CPU_DESC_H
+#define MOSAIC_CPU_DESC_H
+#include <stdint.h>
+
+enum cpu_core_type {
+	CPU_CORE_UNKNOWN = 0,   /* not hybrid, or not reported */
+	CPU_CORE_P,             /* performance (CPUID 0x1A type 0x40, "Core") */
+	CPU_CORE_E,             /* efficiency (type 0x20, "Atom") in the compute tile / ring */
+	CPU_CORE_LPE,           /* low-power efficiency (Atom without an L3, e.g. Meteor Lake SoC tile) */
+};
+
+#define CPU_DESC_NO_CACHE 0xFFFFFFFFu   /* this cache level does not exist for the CPU */
+#define CPU_DESC_NO_HFI_ROW (-1)
+
+enum cpu_desc_source {
+	CPU_DESC_FROM_CPUID = 0,      /* this machine's CPUID */
+	CPU_DESC_FROM_DUMP,           /* a CPUID dump replayed on the host */
+	CPU_DESC_FROM_MACHINE_FILE,   /* a machine description (QEMU emulation, simulator) */
+};
+
+struct cpu_desc {
+	uint32_t apic_id;        /* full x2APIC id */
+	uint32_t smt_id;         /* thread number within its core (0, 1, ...) */
+	uint32_t core_id;        /* x2APIC id >> SMT shift: same value = SMT siblings */
+	uint32_t module_id;      /* L2 module / cluster (equal to core_id when a core is alone) */
+	uint32_t die_id;
+	uint32_t package_id;
+	uint32_t cache_id[4];    /* [1] L1D, [2] L2, [3] L3 (LLC); [0] unused; CPU_DESC_NO_CACHE if absent */
+	uint8_t core_type;       /* enum cpu_core_type */
+	uint8_t native_model;    /* CPUID 0x1A EAX[23:0] is model id; low byte kept here */
+	uint8_t smt_threads;     /* threads of its core (1 or 2) */
+	uint8_t source;          /* enum cpu_desc_source */
+	int32_t hfi_row;         /* row in the HFI table, CPU_DESC_NO_HFI_ROW if none */
+	uint16_t perf_hint;      /* static performance: HWP highest perf (MSR 0x771) or 0 */
+	uint16_t reserved;
+	uint32_t vendor_family_model; /* family << 16 | model << 4 | stepping */
+};
+
+#endif
