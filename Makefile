@@ -1,23 +1,25 @@
 # Mosaic — top-level Makefile. Plain make, one file; see README.md.
 #
 # User variables:
-#   MACHINE=  emulated machine (machines/<name>.mk); default: smp
-#   SMP=      number of vCPUs (overrides the machine's)
-#   MEM=      guest memory, QEMU syntax (overrides the machine's)
+#   MACHINE=  emulated machine: a preset name (machines/<name>.machine) or a
+#             file path; default: i7-1370p. Format: docs/machines.md
+#   SMP=      number of vCPUs (overrides the machine's `cpus`)
+#   MEM=      guest memory, QEMU syntax (overrides the machine's `memory`)
 #   RUN=      shell commands run at boot ("version; poweroff"); headless
 #   CMDLINE=  extra kernel command line words
 #   GUI=1     show the QEMU window (framebuffer console, PS/2 keyboard)
 #   T=        with `make test`: run only tests whose name contains this
 
-MACHINE ?= smp
+MACHINE ?= i7-1370p
 BUILD   := build
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .SECONDEXPANSION:
 
-include machines/$(MACHINE).mk
-SMP ?= $(MACHINE_SMP)
-MEM ?= $(MACHINE_MEM)
+# The machine file sizes the VM (tools/qemu-run.sh reads `cpus` and `memory`
+# from it unless SMP/MEM are given) and reaches the kernel through fw_cfg.
+MACHINE_ARGS = --machine-file "$$(tools/machine-info.sh resolve '$(MACHINE)')" \
+               $(if $(SMP),--smp $(SMP)) $(if $(MEM),--mem $(MEM))
 
 # ---------------------------------------------------------------- kernel
 KCC      := gcc
@@ -123,12 +125,26 @@ UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
+UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
+UNIT_SRCS_machine_parse := kernel/lib/machine_parse.c kernel/lib/machine_check.c \
+                           kernel/lib/machine_values.c kernel/lib/machine_apply.c kernel/lib/format.c
+UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
 $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
+$(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
+
+# ---------------------------------------------------------------- host replay of CPUID dumps
+# build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
+# run on an InstLatx64 CPUID dump (docs/cpuid.md).
+CPUID_REPLAY_SRCS := $(wildcard tools/cpuid-replay/*.c) kernel/arch/x86_64/cpuid_decode.c \
+                     kernel/lib/format.c $(wildcard kernel/sched/topo*.c)
+$(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpuid-replay/*.h)
+	@mkdir -p $(dir $@)
+	gcc $(HOST_CFLAGS) -Ikernel/arch/x86_64 -Ikernel/sched -o $@ $(CPUID_REPLAY_SRCS)
 
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
@@ -144,6 +160,8 @@ deps:
 build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
 build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS)
+build-kernel: $(BUILD)/cpuid-replay
+build-test: $(BUILD)/cpuid-replay
 
 iso: deps
 	@$(MAKE) --no-print-directory build-iso
@@ -153,12 +171,12 @@ iso: deps
 run-qemu debug: export MOSAIC_RUN := $(RUN)
 run-qemu debug: export MOSAIC_CMDLINE := $(CMDLINE)
 run-qemu: all
-	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
+	tools/qemu-run.sh --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
 	  $(if $(RUN),--run "$$MOSAIC_RUN") $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
 
 debug: all
 	@tools/deps.sh gdb
-	tools/qemu-run.sh --esp $(BUILD)/esp.img --smp $(SMP) --mem $(MEM) \
+	tools/qemu-run.sh --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
 	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
 
 test: deps

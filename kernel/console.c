@@ -2,7 +2,12 @@
  * and the input ring. */
 #include <console.h>
 #include <cpu.h>
+#include <spinlock.h>
 
+/* Guards the sink list, the log ring and every sink's own state: one
+ * console_write() reaches all sinks before another CPU's may start, so
+ * lines from different CPUs never mix (printk writes a line at once). */
+static struct spinlock console_lock = SPINLOCK_INIT("console");
 static struct console_sink *sinks;
 
 /* Everything ever written, newest CONSOLE_LOG_SIZE bytes: replayed to a sink
@@ -15,7 +20,7 @@ static volatile char input_ring[INPUT_RING];
 static volatile unsigned input_head, input_tail;   /* head: next write */
 
 /* Calls fn on the logged output in order, in at most two pieces.
- * Caller has interrupts off. */
+ * Caller holds the console lock. */
 static void log_replay(void (*fn)(const char *, size_t))
 {
 	uint64_t kept = log_written < CONSOLE_LOG_SIZE ? log_written : CONSOLE_LOG_SIZE;
@@ -26,11 +31,11 @@ static void log_replay(void (*fn)(const char *, size_t))
 		fn(log_ring, (size_t)kept - first);
 }
 
-/* Boot-time, single CPU: appends to the sink list; a sink that asks for it
- * first receives the output logged so far. */
+/* Boot-time: appends to the sink list; a sink that asks for it first
+ * receives the output logged so far. Takes the console lock. */
 void console_register(struct console_sink *sink, int replay)
 {
-	uint64_t flags = cpu_save_flags_cli();
+	uint64_t flags = spin_lock_irqsave(&console_lock);
 	if (replay)
 		log_replay(sink->write);
 	sink->next = NULL;
@@ -38,34 +43,42 @@ void console_register(struct console_sink *sink, int replay)
 	while (*p)
 		p = &(*p)->next;
 	*p = sink;
-	cpu_restore_flags(flags);
+	spin_unlock_irqrestore(&console_lock, flags);
 }
 
-/* Interrupts off while writing, so an interrupt handler's output does not
- * land in the middle of a sink's state update. */
+/* Under the console lock (interrupts off), so neither an interrupt
+ * handler's output nor another CPU's lands in the middle of this write. */
 void console_write(const char *buf, size_t len)
 {
-	uint64_t flags = cpu_save_flags_cli();
+	uint64_t flags = spin_lock_irqsave(&console_lock);
 	for (size_t i = 0; i < len; i++)
 		log_ring[(log_written + i) % CONSOLE_LOG_SIZE] = buf[i];
 	log_written += len;
 	for (struct console_sink *s = sinks; s; s = s->next)
 		s->write(buf, len);
-	cpu_restore_flags(flags);
+	spin_unlock_irqrestore(&console_lock, flags);
 }
 
-/* Writes the log to every sink (for `dmesg`): a snapshot is taken first so
- * the replay does not chase its own output. Interrupts off meanwhile. */
+/* Writes the log to every sink (for `dmesg`): a snapshot is taken first,
+ * under the console lock, so the replay does not chase its own output.
+ * One caller at a time (the shell). */
 void console_dump_log(void)
 {
 	static char snapshot[CONSOLE_LOG_SIZE];
-	uint64_t flags = cpu_save_flags_cli();
+	uint64_t flags = spin_lock_irqsave(&console_lock);
 	size_t n = 0;
 	uint64_t kept = log_written < CONSOLE_LOG_SIZE ? log_written : CONSOLE_LOG_SIZE;
 	for (uint64_t i = log_written - kept; i < log_written; i++)
 		snapshot[n++] = log_ring[i % CONSOLE_LOG_SIZE];
-	cpu_restore_flags(flags);
+	spin_unlock_irqrestore(&console_lock, flags);
 	console_write(snapshot, n);
+}
+
+/* See console.h. Only the panicking CPU, after the others have stopped:
+ * one of them may have held the lock when its NMI arrived. */
+void console_break_lock(void)
+{
+	spin_break(&console_lock);
 }
 
 /* Called with interrupts off (from handlers). Drops input when full. */

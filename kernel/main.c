@@ -12,12 +12,15 @@
 #include <printk.h>
 #include <serial.h>
 #include <shell.h>
+#include <smp.h>
 #include <string.h>
 #include <time.h>
 #include <acpi.h>
 #include <cpu.h>
 #include <ioapic.h>
 #include <lapic.h>
+#include <machine_platform.h>
+#include <percpu.h>
 #include <trap.h>
 #include <version.h>
 
@@ -44,6 +47,8 @@ static void kernel_main_continued(void *arg)
 	time_init();
 	serial_enable_input_irq();
 	ps2kbd_init();
+	smp_start_aps();
+	machine_platform_apply();   /* before anything reads the descriptors */
 	cpu_sti();
 	shell_main(cmdline_get("run"));
 }
@@ -53,6 +58,7 @@ void kernel_main(const struct boot_info *bi)
 {
 	serial_init();
 	gdt_init();
+	percpu_init_bsp();
 	idt_init();
 	if (bi->magic != BOOT_INFO_MAGIC) {
 		printk("kernel: boot_info magic %016lx is wrong; loader and kernel do not match\n",
@@ -69,6 +75,7 @@ void kernel_main(const struct boot_info *bi)
 	vmm_init(&boot_info);
 	pmm_reclaim_boot_memory(&boot_info);
 	heap_init();
+	machine_platform_init();    /* the QEMU machine description, if any */
 	power_init(&boot_info);
 
 	void *stack = kstack_alloc(8);

@@ -6,12 +6,17 @@
 #include <power.h>
 #include <cmdline.h>
 #include <string.h>
+#include <console.h>
+#include <smp.h>
+#include <ipi.h>
+
+#define PANIC_NOBODY 0xFFFFFFFFu
+static uint32_t panic_cpu = PANIC_NOBODY;   /* the CPU that owns the panic */
 
 /* Ends the run as the command line asks (panic=halt|reboot|exit; default
- * halt). Interrupts off; never returns. */
+ * halt). After panic_begin(); interrupts off; never returns. */
 void panic_stop(void)
 {
-	cpu_cli();
 	const char *how = cmdline_get("panic");
 	if (how && strcmp(how, "exit") == 0) {
 		printk("System stopped (panic=exit).\n");
@@ -24,19 +29,37 @@ void panic_stop(void)
 	cpu_halt_forever();
 }
 
-void panic(const char *fmt, ...)
+/* The first CPU to panic (or take a fatal exception) stops the others with
+ * an NMI before it prints, so its report is not interleaved with their
+ * output; a CPU that panics second just stops (the first one's NMI parks
+ * it). Returns only on the first panicking CPU, with interrupts off. */
+void panic_begin(void)
 {
-	static int in_panic;
 	cpu_cli();
-	if (in_panic++) {   /* a panic while panicking: just stop */
-		printk("nested panic\n");
+	uint32_t me = cpu_current(), nobody = PANIC_NOBODY;
+	if (!__atomic_compare_exchange_n(&panic_cpu, &nobody, me, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		if (nobody == me) {   /* a panic while panicking */
+			console_break_lock();
+			printk("nested panic\n");
+		}
 		cpu_halt_forever();
 	}
+	ipi_stop_others();
+	console_break_lock();   /* a stopped CPU may have held it */
+}
+
+void panic(const char *fmt, ...)
+{
+	panic_begin();
+	uint32_t me = cpu_current();
 	va_list ap;
 	va_start(ap, fmt);
 	printk("\npanic: ");
 	vprintk(fmt, ap);
 	printk("\n");
+	if (smp_online_count() > 1)
+		printk("(on cpu %u; the other CPUs were stopped)\n", me);
 	va_end(ap);
 	/* Start at our caller: its RIP and the frame pointer our frame saved. */
 	backtrace_print((uint64_t)__builtin_return_address(0) - 1,

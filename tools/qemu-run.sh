@@ -3,7 +3,10 @@
 #
 #   --esp IMG        FAT image from tools/make-esp.sh (boots as a disk)
 #   --usb-iso ISO    instead: boot this ISO as a USB stick (qemu-xhci + usb-storage)
-#   --smp N --mem M  vCPUs and memory
+#   --smp N --mem M  vCPUs and memory (default 4 and 512M, or the machine file's)
+#   --machine-file F machine description (docs/machines.md): gives the guest
+#                    the file as fw_cfg opt/mosaic/machine and, unless --smp /
+#                    --mem are given, its `cpus` and `memory`
 #   --run "CMDS"     run shell commands at boot (kernel run=...), headless;
 #                    the script returns when the kernel powers off or exits
 #   --cmdline "W"    extra kernel command-line words
@@ -17,13 +20,14 @@
 # when QEMU itself failed or the kernel stopped otherwise.
 set -euo pipefail
 
-esp="" iso="" smp=4 mem=512M run="" extra="" monitor="" gui=0 debug="" reboot=0
+esp="" iso="" smp="" mem="" machine_file="" have_machine=0 run="" extra="" monitor="" gui=0 debug="" reboot=0
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 	--esp) esp=$2; shift 2 ;;
 	--usb-iso) iso=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--machine-file) machine_file=$2; have_machine=1; shift 2 ;;
 	--run) run=$2; shift 2 ;;
 	--cmdline) extra=$2; shift 2 ;;
 	--monitor) monitor=$2; shift 2 ;;
@@ -34,6 +38,22 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 [[ -n "$esp" || -n "$iso" ]] || { echo "qemu-run: give --esp IMG or --usb-iso ISO" >&2; exit 2; }
+machine_args=()
+if [[ $have_machine -eq 1 ]]; then
+	[[ -f "$machine_file" ]] || { echo "qemu-run: no machine file '$machine_file'" >&2; exit 2; }
+	info=$(dirname "$0")/machine-info.sh
+	[[ -n "$smp" ]] || smp=$("$info" cpus "$machine_file")
+	[[ -n "$mem" ]] || mem=$("$info" memory "$machine_file")
+	# QEMU splits -fw_cfg options at commas; a path with one cannot be given.
+	[[ "$machine_file" != *,* ]] || { echo "qemu-run: machine file path must not contain ','" >&2; exit 2; }
+	# The kernel names the file in its messages by the path in machine-path.
+	root=$(cd "$(dirname "$0")/.." && pwd)
+	shown=$(realpath -s "$machine_file")
+	shown=${shown#"$root/"}
+	machine_args=(-fw_cfg "name=opt/mosaic/machine,file=$machine_file"
+		      -fw_cfg "name=opt/mosaic/machine-path,string=$shown")
+fi
+smp=${smp:-4} mem=${mem:-512M}
 [[ "$smp" =~ ^[0-9]+$ && "$smp" -ge 1 && "$smp" -le 255 ]] || { echo "qemu-run: --smp must be 1..255" >&2; exit 2; }
 
 ovmf_dir=/usr/share/OVMF
@@ -71,7 +91,7 @@ fi
 args=(-machine q35 -m "$mem" -smp "$smp" -cpu max -nic none
       -drive "if=pflash,format=raw,readonly=on,file=$ovmf_dir/OVMF_CODE_4M.fd"
       -drive "if=pflash,format=raw,file=$work/vars.fd"
-      "${boot_args[@]}"
+      "${boot_args[@]}" "${machine_args[@]}"
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [[ $reboot -eq 1 ]] || args+=(-no-reboot)
 if [[ $gui -eq 1 ]]; then args+=(-display gtk); else args+=(-display none); fi

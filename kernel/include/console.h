@@ -24,6 +24,9 @@ void console_register(struct console_sink *sink, int replay);
 void console_dump_log(void);
 /* Write to every sink. Takes the console lock (safe from any context). */
 void console_write(const char *buf, size_t len);
+/* Free the console lock whoever holds it, so a panic can print after it
+ * stopped the other CPUs. Panic path only. */
+void console_break_lock(void);
 /* Queue one input byte. Called from interrupt handlers; drops when full.
  * Keyboards push ANSI escape sequences for arrow keys, like a terminal. */
 void console_input_push(char c);

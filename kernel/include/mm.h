@@ -68,6 +68,12 @@ void pmm_reclaim_boot_memory(const struct boot_info *bi);
 /* One zeroed 4 KiB page; returns its physical address, 0 when out of memory.
  * O(1). Interrupts-off critical section. */
 uint64_t pmm_alloc_page(void);
+/* `pages` zeroed, physically contiguous pages that all lie below the
+ * address `below` (e.g. 1 MiB for the AP start-up code, which real mode
+ * must reach); returns the first one's physical address, 0 when there is
+ * no such run. Each page can be given back with pmm_free_page(). Walks the
+ * whole free list: boot-time use only. Interrupts-off critical section. */
+uint64_t pmm_alloc_low(uint64_t pages, uint64_t below);
 /* Return a page from pmm_alloc_page(). Panics on a double free or a page the
  * allocator does not manage. O(1). Interrupts-off critical section. */
 void pmm_free_page(uint64_t phys);

@@ -6,6 +6,9 @@
  * test runs: exit with status 3; otherwise halt all CPUs). Never returns. */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
+/* Claim the panic for this CPU and stop the others (see panic.c); the
+ * exception handler calls it before its report. */
+void panic_begin(void);
 /* End the run per the panic= command-line option, after a report has been
  * printed. Used by panic() and the exception handler. */
 void panic_stop(void) __attribute__((noreturn));

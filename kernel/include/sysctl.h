@@ -7,7 +7,10 @@
  * (last-but-three argument: writable; then min and max for writes; min > max
  * means no limit). Strings: SYSCTL_STRING(id, name, buf, sizeof buf, writable,
  * descr). Computed values: SYSCTL_PROC(id, name, fn, descr) where fn writes
- * the value's text. The linker gathers all into one set (.sysctl_set).
+ * the value's text; SYSCTL_PROC_LONG(id, name, fn, size, descr) for values
+ * that need a buffer of up to size bytes (the `sysctl` command allocates it;
+ * short ones get SYSCTL_VALUE_MAX). The linker gathers all into one set
+ * (.sysctl_set).
  * Values are read and written without locks: each is one aligned word or
  * a string that is only written from the shell.
  */
@@ -24,7 +27,7 @@ struct sysctl_oid {
 	enum sysctl_type type;
 	int writable;
 	void *ptr;                  /* int64_t * or char * */
-	size_t size;                /* string buffer size */
+	size_t size;                /* string buffer size; for PROC: value buffer size, 0 = default */
 	int64_t min, max;           /* write limits for ints; min > max: none */
 	void (*proc)(char *buf, size_t len);
 };
@@ -39,6 +42,12 @@ struct sysctl_oid {
 			      .ptr = buf, .size = sz }
 #define SYSCTL_PROC(id, nm, fn, d) \
 	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_PROC, .proc = fn }
+#define SYSCTL_PROC_LONG(id, nm, fn, sz, d) \
+	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_PROC, .proc = fn, \
+			      .size = sz }
+
+/* Buffer size that holds any value not declared with SYSCTL_PROC_LONG. */
+#define SYSCTL_VALUE_MAX 128
 
 /* A set of oids (the kernel's comes from the linker; tests build their own). */
 struct sysctl_set {
@@ -51,6 +60,8 @@ const struct sysctl_oid *sysctl_find(const struct sysctl_set *set, const char *n
  * "prefix." (prefix "" matches all); NULL after the last. */
 const struct sysctl_oid *sysctl_next(const struct sysctl_set *set, const struct sysctl_oid *prev,
 				     const char *prefix);
+/* Buffer size oid's value needs: SYSCTL_VALUE_MAX, or a long PROC's size. */
+size_t sysctl_value_size(const struct sysctl_oid *oid);
 /* Current value as text. */
 void sysctl_format(const struct sysctl_oid *oid, char *buf, size_t len);
 /* Parse and store value. Returns 0, or -1 with a one-line reason in err

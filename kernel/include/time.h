@@ -8,12 +8,17 @@
  * VEC_LAPIC_TIMER). Needs acpi_init(), vmm_init(), idt_init() and
  * lapic_init(); interrupts stay as they were. Boot-time, single CPU. */
 void time_init(void);
+/* Start the periodic tick on an AP (the timer was calibrated by
+ * time_init()); its ticks count in its own per-CPU record. Per CPU,
+ * interrupts off. */
+void time_init_ap(void);
 /* Nanoseconds since time_init() (0 before it); lock-free. */
 uint64_t time_ns(void);
 /* Busy-wait at least us microseconds. Panics if called before time_init(). */
 void time_udelay(uint64_t us);
 /* TSC frequency in Hz, 0 before time_init(); lock-free. */
 uint64_t time_tsc_hz(void);
-/* Timer interrupts counted since time_init(); lock-free. */
+/* Timer interrupts counted on the boot CPU since time_init(); lock-free.
+ * Per-CPU counts: smp_cpu_ticks(). */
 uint64_t time_ticks(void);
 #endif

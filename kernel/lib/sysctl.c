@@ -35,6 +35,13 @@ const struct sysctl_oid *sysctl_next(const struct sysctl_set *set, const struct 
 	return best;
 }
 
+size_t sysctl_value_size(const struct sysctl_oid *oid)
+{
+	if (oid->type == SYSCTL_TYPE_PROC && oid->size > SYSCTL_VALUE_MAX)
+		return oid->size;
+	return SYSCTL_VALUE_MAX;
+}
+
 void sysctl_format(const struct sysctl_oid *oid, char *buf, size_t len)
 {
 	switch (oid->type) {

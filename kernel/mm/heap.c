@@ -18,6 +18,8 @@
 #include "heap_core.h"
 #include "mm_lock.h"
 
+static struct spinlock heap_lock = SPINLOCK_INIT("heap");
+
 #define HEAP_HDR        16u
 #define HEAP_MIN_BLOCK  32u                      /* header + two links */
 #define HEAP_SMALL_MAX  1024u
@@ -223,12 +225,12 @@ void *kmalloc(size_t size)
 	if (need < HEAP_MIN_BLOCK)
 		need = HEAP_MIN_BLOCK;
 
-	flags = mm_lock();
+	flags = mm_lock(&heap_lock);
 	b = heap_find(need);
 	if (!b && heap_grow_for(need) == 0)
 		b = heap_find(need);
 	if (!b) {
-		mm_unlock(flags);
+		mm_unlock(&heap_lock, flags);
 		return NULL;
 	}
 	if (b->magic != HEAP_MAGIC_FREE || b->size < need)
@@ -246,7 +248,7 @@ void *kmalloc(size_t size)
 	b->magic = HEAP_MAGIC_USED;
 	heap.used_bytes += b->size;
 	heap.allocations++;
-	mm_unlock(flags);
+	mm_unlock(&heap_lock, flags);
 	return b + 1;
 }
 
@@ -288,22 +290,22 @@ void kfree(void *ptr)
 	if (!ptr)
 		return;
 	b = (struct heap_block *)ptr - 1;
-	flags = mm_lock();
+	flags = mm_lock(&heap_lock);
 	heap_check_live(ptr, b);
 	heap.used_bytes -= b->size;
 	heap.allocations--;
 	heap_release(b);
-	mm_unlock(flags);
+	mm_unlock(&heap_lock, flags);
 }
 
 /* See mm.h. */
 void heap_get_stats(struct heap_stats *out)
 {
-	uint64_t flags = mm_lock();
+	uint64_t flags = mm_lock(&heap_lock);
 
 	out->arena_bytes = heap.end - heap.base;
 	out->used_bytes = heap.used_bytes;
 	out->free_bytes = heap.free_bytes;
 	out->allocations = heap.allocations;
-	mm_unlock(flags);
+	mm_unlock(&heap_lock, flags);
 }

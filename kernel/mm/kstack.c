@@ -9,6 +9,8 @@
 #include <mm.h>
 #include "mm_lock.h"
 
+static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
+
 /* Largest stack kstack_alloc() hands out, in pages (256 KiB). */
 #define KSTACK_MAX_PAGES 64
 
@@ -22,9 +24,9 @@ void *kstack_alloc(size_t pages)
 
 	if (pages == 0 || pages > KSTACK_MAX_PAGES)
 		return NULL;
-	irq = mm_lock();
+	irq = mm_lock(&kstack_lock);
 	if ((pages + 1) * PAGE_SIZE > MM_STACK_END - kstack_next) {
-		mm_unlock(irq);
+		mm_unlock(&kstack_lock, irq);
 		return NULL;
 	}
 	base = kstack_next + PAGE_SIZE;
@@ -37,10 +39,10 @@ void *kstack_alloc(size_t pages)
 			pmm_free_page(phys);
 		while (done--)
 			pmm_free_page(vmm_unmap_page(base + done * PAGE_SIZE));
-		mm_unlock(irq);
+		mm_unlock(&kstack_lock, irq);
 		return NULL;
 	}
 	kstack_next = base + pages * PAGE_SIZE;
-	mm_unlock(irq);
+	mm_unlock(&kstack_lock, irq);
 	return (void *)(base + pages * PAGE_SIZE);
 }

@@ -18,6 +18,8 @@
 #include "mm_lock.h"
 #include "pmm_map.h"
 
+static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
+
 #define PMM_FREE_COOKIE 0x5a17f4ee9b3c6d01ULL
 /* page 0, kernel, boot info, memory map, bitmaps, one per module */
 #define PMM_KEEP_MAX (5 + BOOT_MODULES_MAX)
@@ -218,16 +220,16 @@ void pmm_init(const struct boot_info *bi)
 /* See mm.h. Running it twice adds nothing the second time. */
 void pmm_reclaim_boot_memory(const struct boot_info *bi)
 {
-	uint64_t flags = mm_lock();
+	uint64_t flags = mm_lock(&pmm_lock);
 
 	pmm.reclaimed_pages += pmm_add_usable(bi, PMM_USABLE_WITH_BOOT);
-	mm_unlock(flags);
+	mm_unlock(&pmm_lock, flags);
 }
 
 /* See mm.h. The page is zeroed after leaving the critical section. */
 uint64_t pmm_alloc_page(void)
 {
-	uint64_t flags = mm_lock();
+	uint64_t flags = mm_lock(&pmm_lock);
 	uint64_t phys = pmm.free_head;
 
 	if (phys) {
@@ -241,10 +243,55 @@ uint64_t pmm_alloc_page(void)
 		bit_clear(pmm.free, pfn);
 		pmm.free_pages--;
 	}
-	mm_unlock(flags);
+	mm_unlock(&pmm_lock, flags);
 	if (phys)
 		memset(phys_to_virt(phys), 0, PAGE_SIZE);
 	return phys;
+}
+
+/* 1 when the n pages from pfn on are all managed and free. Caller holds
+ * the pmm lock. */
+static int pmm_run_free(uint64_t pfn, uint64_t n)
+{
+	for (uint64_t i = pfn; i < pfn + n; i++)
+		if (i >= pmm.npages || !bit_test(pmm.managed, i) || !bit_test(pmm.free, i))
+			return 0;
+	return 1;
+}
+
+/* See mm.h. One walk of the whole free list unlinks the run, since the
+ * list is not ordered by address. */
+uint64_t pmm_alloc_low(uint64_t pages, uint64_t below)
+{
+	uint64_t flags = mm_lock(&pmm_lock);
+	uint64_t first = 0;
+
+	for (uint64_t pfn = 1; pages && (pfn + pages) * PAGE_SIZE <= below; pfn++) {
+		if (pmm_run_free(pfn, pages)) {
+			first = pfn;
+			break;
+		}
+	}
+	if (first) {
+		uint64_t lo = first * PAGE_SIZE, hi = (first + pages) * PAGE_SIZE;
+		uint64_t *link = &pmm.free_head;
+
+		while (*link) {
+			uint64_t *page = phys_to_virt(*link);
+
+			if (*link >= lo && *link < hi)
+				*link = page[0];
+			else
+				link = &page[0];
+		}
+		for (uint64_t i = first; i < first + pages; i++)
+			bit_clear(pmm.free, i);
+		pmm.free_pages -= pages;
+	}
+	mm_unlock(&pmm_lock, flags);
+	if (first)
+		memset(phys_to_virt(first * PAGE_SIZE), 0, pages * PAGE_SIZE);
+	return first * PAGE_SIZE;
 }
 
 /* See mm.h. */
@@ -255,19 +302,19 @@ void pmm_free_page(uint64_t phys)
 
 	if (phys % PAGE_SIZE)
 		panic("pmm_free_page: 0x%lx is not page aligned", phys);
-	flags = mm_lock();
+	flags = mm_lock(&pmm_lock);
 	if (pfn >= pmm.npages || !bit_test(pmm.managed, pfn))
 		panic("pmm_free_page: page 0x%lx is not managed by the page allocator", phys);
 	if (bit_test(pmm.free, pfn))
 		panic("pmm_free_page: double free of page 0x%lx", phys);
 	pmm_push(phys);
-	mm_unlock(flags);
+	mm_unlock(&pmm_lock, flags);
 }
 
 /* See mm.h. */
 void pmm_get_stats(struct pmm_stats *out)
 {
-	uint64_t flags = mm_lock();
+	uint64_t flags = mm_lock(&pmm_lock);
 
 	out->total_bytes = pmm.managed_pages * PAGE_SIZE;
 	out->free_bytes = pmm.free_pages * PAGE_SIZE;
@@ -275,5 +322,5 @@ void pmm_get_stats(struct pmm_stats *out)
 	out->reclaimed_bytes = pmm.reclaimed_pages * PAGE_SIZE;
 	out->kernel_bytes = pmm.kernel_bytes;
 	out->meta_bytes = pmm.meta_bytes;
-	mm_unlock(flags);
+	mm_unlock(&pmm_lock, flags);
 }

@@ -13,6 +13,8 @@
 #include "mm_lock.h"
 #include "vmm_pt.h"
 
+static struct spinlock vmm_lock = SPINLOCK_INIT("vmm");
+
 #define CR0_WP        (1ULL << 16)
 #define MSR_PAT       0x277u
 /* PAT entries 0..7: WB, WC, UC-, UC, WB, WC, UC-, UC (entries 1 and 5 turn
@@ -123,9 +125,9 @@ int vmm_map_page(uint64_t virt, uint64_t phys, unsigned flags)
 	vmm_require_init(__func__);
 	if (virt < MM_DIRECT_MAP_BASE || virt % PAGE_SIZE || phys % PAGE_SIZE || phys & ~PTE_ADDR)
 		return -1;
-	irq = mm_lock();
+	irq = mm_lock(&vmm_lock);
 	r = pt_map(kernel_root, virt, phys, vmm_pte_flags(flags));
-	mm_unlock(irq);
+	mm_unlock(&vmm_lock, irq);
 	return r;
 }
 
@@ -136,14 +138,14 @@ uint64_t vmm_unmap_page(uint64_t virt)
 	uint64_t *pte;
 
 	vmm_require_init(__func__);
-	irq = mm_lock();
+	irq = mm_lock(&vmm_lock);
 	pte = pt_entry(kernel_root, virt, 1, 0);
 	if (pte && (*pte & PTE_P)) {
 		phys = *pte & PTE_ADDR;
 		*pte = 0;
 		invlpg(virt);
 	}
-	mm_unlock(irq);
+	mm_unlock(&vmm_lock, irq);
 	return phys;
 }
 
@@ -173,7 +175,7 @@ void *vmm_map_mmio(uint64_t phys, size_t size, int wc)
 	if (size == 0 || end < phys || end > (1ULL << 52))
 		panic("vmm_map_mmio: bad range 0x%lx + 0x%zx", phys, size);
 	bytes = PAGE_ROUND_UP(end) - start;
-	irq = mm_lock();
+	irq = mm_lock(&vmm_lock);
 	va = mmio_next;
 	if (bytes >= PT_LARGE)
 		va = ((va + PT_LARGE - 1) & ~(PT_LARGE - 1)) + start % PT_LARGE;
@@ -181,6 +183,6 @@ void *vmm_map_mmio(uint64_t phys, size_t size, int wc)
 		panic("vmm_map_mmio: MMIO window full mapping 0x%lx + 0x%zx", phys, size);
 	mmio_next = va + bytes + PAGE_SIZE;
 	pt_map_range(kernel_root, va, start, bytes, PTE_W | PTE_NX | (wc ? PTE_CACHE_WC : PTE_CACHE_UC));
-	mm_unlock(irq);
+	mm_unlock(&vmm_lock, irq);
 	return (void *)(va + (phys - start));
 }

@@ -3,7 +3,7 @@
  *
  * A table is named by the physical address of its top level (a CR3 value);
  * every table page comes from pmm_alloc_page() and is edited through the
- * direct map. Callers serialize: boot-time, or the vmm lock (mm_lock()).
+ * direct map. Callers serialize: boot-time, or the vmm lock (mm_lock(&vmm_lock)).
  */
 #ifndef MOSAIC_VMM_PT_H
 #define MOSAIC_VMM_PT_H

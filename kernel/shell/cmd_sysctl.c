@@ -2,19 +2,42 @@
 #include <shell.h>
 #include <sysctl.h>
 #include <printk.h>
+#include <console.h>
+#include <mm.h>
 #include <string.h>
 
 extern const struct sysctl_oid __sysctl_start[], __sysctl_end[];
 static const struct sysctl_set kernel_set = { __sysctl_start, __sysctl_end };
 
+/* Prints "name: value" (with the description if asked). Long PROC values
+ * get a heap buffer of their declared size and bypass printk's line limit. */
 static void print_oid(const struct sysctl_oid *o, int describe)
 {
-	char value[128];
-	sysctl_format(o, value, sizeof(value));
+	char small[SYSCTL_VALUE_MAX];
+	size_t size = sysctl_value_size(o);
+	char *value = size > sizeof(small) ? kmalloc(size) : small;
+	if (!value) {
+		printk("%s: (no memory for a %zu-byte value)\n", o->name, size);
+		return;
+	}
+	sysctl_format(o, value, size);
+	if (value == small) {          /* one printk: the line is not interleaved */
+		if (describe)
+			printk("%s: %s  (%s%s)\n", o->name, value, o->descr,
+			       o->writable ? ", writable" : "");
+		else
+			printk("%s: %s\n", o->name, value);
+		return;
+	}
+	size_t n = strlen(value);
+	if (n && value[n - 1] == '\n')   /* multi-line values end their own last line */
+		n--;
+	printk("%s: ", o->name);
+	console_write(value, n);
 	if (describe)
-		printk("%s: %s  (%s%s)\n", o->name, value, o->descr, o->writable ? ", writable" : "");
-	else
-		printk("%s: %s\n", o->name, value);
+		printk("  (%s%s)", o->descr, o->writable ? ", writable" : "");
+	printk("\n");
+	kfree(value);
 }
 
 /* Prints every oid equal to or under name; returns how many. */
@@ -65,14 +88,14 @@ static int cmd_sysctl(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		char old[128], err[96];
+		char old[SYSCTL_VALUE_MAX], err[96];
 		sysctl_format(o, old, sizeof(old));
 		if (sysctl_write(o, eq + 1, err, sizeof(err))) {
 			printk("sysctl: %s\n", err);
 			status = 1;
 			continue;
 		}
-		char now[128];
+		char now[SYSCTL_VALUE_MAX];
 		sysctl_format(o, now, sizeof(now));
 		printk("%s: %s -> %s\n", o->name, old, now);
 	}

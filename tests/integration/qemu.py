@@ -20,16 +20,26 @@ class TestFailure(Exception):
 
 
 class Machine:
-    def __init__(self, name, log_dir, smp=1, mem="512M", run=None, cmdline=None,
-                 iso=None, esp=None, monitor=False, reboot=False):
+    def __init__(self, name, log_dir, smp=None, mem=None, run=None, cmdline=None,
+                 iso=None, esp=None, monitor=False, reboot=False, machine_file=None):
+        """smp/mem: QEMU's CPUs and memory; without them the machine file's,
+        or 1 CPU and 512M when there is no machine file."""
         self.name = name
         self.log_path = os.path.join(log_dir, name + ".log")
         self.monitor_path = os.path.join("/tmp", "mosaic-mon-%d-%s.sock" % (os.getpid(), name)) if monitor else None
-        args = [os.path.join(ROOT, "tools/qemu-run.sh"), "--smp", str(smp), "--mem", mem]
+        if not machine_file:
+            smp, mem = smp or 1, mem or "512M"
+        args = [os.path.join(ROOT, "tools/qemu-run.sh")]
+        if smp:
+            args += ["--smp", str(smp)]
+        if mem:
+            args += ["--mem", mem]
         if iso:
             args += ["--usb-iso", iso]
         else:
             args += ["--esp", esp or os.path.join(ROOT, "build/esp.img")]
+        if machine_file:    # docs/machines.md
+            args += ["--machine-file", machine_file]
         if run is not None:
             args += ["--run", run]
         if cmdline:

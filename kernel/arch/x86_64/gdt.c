@@ -1,7 +1,8 @@
-/* gdt.c — flat 64-bit GDT and the TSS with its IST stacks. */
+/* gdt.c — flat 64-bit GDT and the TSS with its IST stacks, one pair per CPU. */
 #include <trap.h>
 #include <stdint.h>
 #include <string.h>
+#include <smp.h>
 
 #define GDT_KERNEL_CODE 0x08
 #define GDT_KERNEL_DATA 0x10
@@ -22,36 +23,45 @@ struct gdt_ptr {
 	uint64_t base;
 } __attribute__((packed));
 
-/* null, kernel code, kernel data, user data, user code, TSS (two slots) */
-static uint64_t gdt[7];
-static struct tss tss;
+/* One GDT and TSS per logical CPU: a TSS descriptor is marked busy by
+ * ltr, so CPUs cannot share one. */
+struct gdt_cpu {
+	uint64_t gdt[7];   /* null, kernel code, kernel data, user data, user code, TSS (two slots) */
+	struct tss tss;
+};
+
+static struct gdt_cpu gdt_cpus[MAXCPU];
+/* The boot CPU's IST stacks until smp_start_aps() gives it guarded ones. */
 static uint8_t ist_double_fault[8192] __attribute__((aligned(16)));
 static uint8_t ist_nmi[8192] __attribute__((aligned(16)));
 
-static void gdt_set_tss(void)
+static void gdt_set_tss(struct gdt_cpu *g)
 {
-	uint64_t base = (uint64_t)&tss;
-	uint64_t limit = sizeof(tss) - 1;
-	gdt[5] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (0x89ULL << 40) |
-		 (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
-	gdt[6] = base >> 32;
+	uint64_t base = (uint64_t)&g->tss;
+	uint64_t limit = sizeof(g->tss) - 1;
+	g->gdt[5] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (0x89ULL << 40) |
+		    (((limit >> 16) & 0xF) << 48) | (((base >> 24) & 0xFF) << 56);
+	g->gdt[6] = base >> 32;
 }
 
-/* Boot CPU, boot-time: loads the GDT, reloads segments, loads the TSS. */
-void gdt_init(void)
+/* See trap.h. Runs on the CPU being set up; loads its GDT, reloads the
+ * segment registers (GS selector 0: set the GS base afterwards), loads its
+ * TSS. */
+void gdt_init_cpu(unsigned cpu, uint64_t ist_df_top, uint64_t ist_nmi_top)
 {
-	gdt[0] = 0;
-	gdt[1] = 0x00AF9A000000FFFFULL;   /* kernel code: 64-bit, DPL0 */
-	gdt[2] = 0x00CF92000000FFFFULL;   /* kernel data */
-	gdt[3] = 0x00CFF2000000FFFFULL;   /* user data, DPL3 */
-	gdt[4] = 0x00AFFA000000FFFFULL;   /* user code, DPL3 */
-	memset(&tss, 0, sizeof(tss));
-	tss.ist[IST_DOUBLE_FAULT - 1] = (uint64_t)(ist_double_fault + sizeof(ist_double_fault));
-	tss.ist[IST_NMI - 1] = (uint64_t)(ist_nmi + sizeof(ist_nmi));
-	tss.iomap_base = sizeof(tss);
-	gdt_set_tss();
+	struct gdt_cpu *g = &gdt_cpus[cpu];
+	g->gdt[0] = 0;
+	g->gdt[1] = 0x00AF9A000000FFFFULL;   /* kernel code: 64-bit, DPL0 */
+	g->gdt[2] = 0x00CF92000000FFFFULL;   /* kernel data */
+	g->gdt[3] = 0x00CFF2000000FFFFULL;   /* user data, DPL3 */
+	g->gdt[4] = 0x00AFFA000000FFFFULL;   /* user code, DPL3 */
+	memset(&g->tss, 0, sizeof(g->tss));
+	g->tss.ist[IST_DOUBLE_FAULT - 1] = ist_df_top;
+	g->tss.ist[IST_NMI - 1] = ist_nmi_top;
+	g->tss.iomap_base = sizeof(g->tss);
+	gdt_set_tss(g);
 
-	struct gdt_ptr p = { sizeof(gdt) - 1, (uint64_t)gdt };
+	struct gdt_ptr p = { sizeof(g->gdt) - 1, (uint64_t)g->gdt };
 	__asm__ volatile(
 		"lgdt %0\n\t"
 		"pushq %1\n\t"
@@ -68,4 +78,18 @@ void gdt_init(void)
 		"movw %%ax, %%gs\n\t"
 		:: "m"(p), "i"(GDT_KERNEL_CODE), "i"(GDT_KERNEL_DATA) : "rax", "memory");
 	__asm__ volatile("ltr %w0" :: "r"(GDT_TSS));
+}
+
+/* See trap.h. Boot CPU, boot-time. */
+void gdt_init(void)
+{
+	gdt_init_cpu(0, (uint64_t)(ist_double_fault + sizeof(ist_double_fault)),
+		     (uint64_t)(ist_nmi + sizeof(ist_nmi)));
+}
+
+/* See trap.h. The TSS is read at each stack switch, so the new stack is in
+ * use from the next interrupt on; caller has interrupts off. */
+void gdt_set_ist(unsigned cpu, unsigned ist, uint64_t top)
+{
+	gdt_cpus[cpu].tss.ist[ist - 1] = top;
 }

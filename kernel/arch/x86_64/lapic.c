@@ -7,6 +7,7 @@
 #include <time.h>
 #include <printk.h>
 #include <panic.h>
+#include <acpi.h>
 
 #define MSR_APIC_BASE   0x1B
 #define APIC_BASE_EXTD  (1ull << 10)  /* x2APIC mode */
@@ -18,6 +19,8 @@
 #define LAPIC_EOI       0x0B0
 #define LAPIC_SVR       0x0F0
 #define LAPIC_ESR       0x280
+#define LAPIC_ICR_LOW   0x300
+#define LAPIC_ICR_HIGH  0x310
 #define LAPIC_LVT_TIMER 0x320
 #define LAPIC_LVT_LINT0 0x350
 #define LAPIC_LVT_LINT1 0x360
@@ -30,12 +33,14 @@
 #define LVT_MASKED      (1u << 16)
 #define LVT_NMI         (4u << 8)
 #define LVT_PERIODIC    (1u << 17)
+#define ICR_PENDING     (1u << 12)
 #define TIMER_DIV_16    0x3
 #define CALIBRATE_US    20000
 
 static volatile uint32_t *lapic_regs;   /* xAPIC window, NULL in x2APIC mode */
 static int x2apic;
 static int lapic_ready;
+static int lapic_announced;
 static uint64_t lapic_timer_hz;         /* timer input after the divider */
 
 /* Register access by xAPIC offset, through MMIO or the x2APIC MSR.
@@ -55,6 +60,25 @@ static void lapic_write(uint32_t off, uint32_t v)
 		lapic_regs[off / 4] = v;
 }
 
+/* 1 when some CPU of the MADT has an APIC id that the xAPIC's 8-bit
+ * destination field cannot address (255 is the broadcast id). */
+static int lapic_ids_need_x2apic(void)
+{
+	const struct acpi_madt_info *m = acpi_madt();
+	for (int i = 0; i < m->cpu_count; i++)
+		if (m->cpu_apic_ids[i] > 254)
+			return 1;
+	return 0;
+}
+
+/* CPUID.1:ECX[21]: the x2APIC interface exists. */
+static int lapic_has_x2apic(void)
+{
+	uint32_t a, b, c, d;
+	cpuid(1, 0, &a, &b, &c, &d);
+	return (c >> 21) & 1;
+}
+
 /* See lapic.h. */
 void lapic_init(uint64_t lapic_phys)
 {
@@ -62,6 +86,14 @@ void lapic_init(uint64_t lapic_phys)
 	if (!(base & APIC_BASE_EN)) {
 		base |= APIC_BASE_EN;
 		wrmsr(MSR_APIC_BASE, base);
+	}
+	if (!(base & APIC_BASE_EXTD) && lapic_ids_need_x2apic()) {
+		if (lapic_has_x2apic()) {
+			base |= APIC_BASE_EXTD;
+			wrmsr(MSR_APIC_BASE, base);
+		} else if (!lapic_announced) {
+			printk("lapic: APIC ids above 254 but no x2APIC: those CPUs stay unreachable\n");
+		}
 	}
 	x2apic = (base & APIC_BASE_EXTD) != 0;
 	if (!x2apic && !lapic_regs) {
@@ -80,7 +112,24 @@ void lapic_init(uint64_t lapic_phys)
 	lapic_write(LAPIC_ESR, 0);   /* back-to-back writes clear the error status */
 	lapic_write(LAPIC_ESR, 0);
 	lapic_eoi();                 /* drop anything the firmware left in service */
-	printk("lapic: id %u, %s\n", lapic_id(), x2apic ? "x2APIC mode" : "xAPIC mode");
+	if (!lapic_announced)
+		printk("lapic: id %u, %s\n", lapic_id(), x2apic ? "x2APIC mode" : "xAPIC mode");
+	lapic_announced = 1;
+}
+
+/* See lapic.h. */
+void lapic_send_ipi(uint32_t dest, uint32_t icr_low)
+{
+	if (x2apic) {
+		wrmsr(0x800 + (LAPIC_ICR_LOW >> 4), ((uint64_t)dest << 32) | icr_low);
+		return;
+	}
+	while (lapic_read(LAPIC_ICR_LOW) & ICR_PENDING)
+		cpu_pause();
+	lapic_write(LAPIC_ICR_HIGH, dest << 24);
+	lapic_write(LAPIC_ICR_LOW, icr_low);
+	while (lapic_read(LAPIC_ICR_LOW) & ICR_PENDING)
+		cpu_pause();
 }
 
 /* See lapic.h. A no-op before lapic_init(), so a stray early interrupt

@@ -4,10 +4,23 @@
 #include <stdint.h>
 /* Enable this CPU's local APIC: spurious vector VEC_SPURIOUS, task priority
  * 0, LINT0 masked (the IOAPIC delivers device interrupts), LINT1 as NMI.
- * Uses x2APIC when the firmware left it on (IA32_APIC_BASE.EXTD), else the
+ * Uses x2APIC when the firmware left it on (IA32_APIC_BASE.EXTD) or when a
+ * MADT APIC id above 254 needs it (and CPUID offers it), else the
  * xAPIC registers at lapic_phys (0: the base from IA32_APIC_BASE), mapped
- * once with vmm_map_mmio(). Needs vmm_init(). Boot-time, per CPU. */
+ * once with vmm_map_mmio(). Prints its mode on the first call only.
+ * Needs vmm_init() and acpi_init(). Boot-time, per CPU. */
 void lapic_init(uint64_t lapic_phys);
+/* Write the interrupt command register: icr_low (vector, delivery mode,
+ * level, shorthand: LAPIC_ICR_*) to APIC id dest (ignored with a
+ * shorthand). Waits until an xAPIC has accepted it. Per CPU, interrupts
+ * off (the two xAPIC writes must not be split by another IPI send). */
+#define LAPIC_ICR_FIXED      0x00000u
+#define LAPIC_ICR_NMI        0x00400u
+#define LAPIC_ICR_INIT       0x00500u
+#define LAPIC_ICR_STARTUP    0x00600u
+#define LAPIC_ICR_ASSERT     0x04000u
+#define LAPIC_ICR_ALL_BUT_SELF 0xC0000u
+void lapic_send_ipi(uint32_t dest, uint32_t icr_low);
 /* Signal end of interrupt. Interrupts off (called by the trap dispatcher). */
 void lapic_eoi(void);
 /* This CPU's APIC id (all 32 bits in x2APIC mode). Needs lapic_init(). */

@@ -12,13 +12,22 @@
 #include <pit.h>
 #include <printk.h>
 #include <panic.h>
+#include <percpu.h>
+#include <sysctl.h>
 
 #define CALIBRATE_MS 50
 
 static uint64_t tsc_hz;
 static uint64_t tsc_base;
 static uint64_t ns_mult;          /* ns = (tsc delta * ns_mult) >> 32 */
-static volatile uint64_t ticks;
+
+/* The tick rate. Statistics (per-CPU tick counts, later the scheduler's
+ * accounting) are taken on the same LAPIC interrupt, so stathz == hz. */
+static int64_t time_hz = TIMER_HZ;
+static int64_t time_stathz = TIMER_HZ;
+SYSCTL_INT(kern_hz, "kern.hz", &time_hz, 0, 0, 0, "timer interrupts per second, on every CPU");
+SYSCTL_INT(kern_stathz, "kern.stathz", &time_stathz, 0, 0, 0,
+	   "statistics clock rate (the same LAPIC tick as kern.hz)");
 
 /* Highest CPUID leaf of the range starting at base (0 or 0x80000000). */
 static uint32_t cpuid_max_leaf(uint32_t base)
@@ -60,11 +69,13 @@ static int tsc_is_invariant(void)
 	return (d >> 8) & 1;
 }
 
-/* The LAPIC timer vector: count one tick. Interrupts off. */
+/* The LAPIC timer vector: count one tick on this CPU. Interrupts off; only
+ * this CPU writes its counter. */
 static void time_tick(struct trap_frame *tf)
 {
 	(void)tf;
-	__atomic_fetch_add(&ticks, 1, __ATOMIC_RELAXED);
+	struct percpu *p = percpu_self();
+	__atomic_store_n(&p->ticks, p->ticks + 1, __ATOMIC_RELAXED);
 }
 
 /* See time.h. Boot-time, single CPU, interrupts off. */
@@ -97,6 +108,12 @@ void time_init(void)
 	printk("time: tick %u Hz on vector 0x%x\n", TIMER_HZ, VEC_LAPIC_TIMER);
 }
 
+/* See time.h. Runs on the AP, interrupts off. */
+void time_init_ap(void)
+{
+	lapic_timer_start(TIMER_HZ);
+}
+
 /* See time.h. 0 before time_init(). */
 uint64_t time_ns(void)
 {
@@ -126,5 +143,5 @@ uint64_t time_tsc_hz(void)
 /* See time.h. */
 uint64_t time_ticks(void)
 {
-	return __atomic_load_n(&ticks, __ATOMIC_RELAXED);
+	return __atomic_load_n(&percpu_get(0)->ticks, __ATOMIC_RELAXED);
 }

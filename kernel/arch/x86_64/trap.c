@@ -44,7 +44,7 @@ static void print_registers(const struct trap_frame *tf)
 /* An exception in the kernel is fatal: report it fully, then stop. */
 static void __attribute__((noreturn)) exception_report(struct trap_frame *tf)
 {
-	cpu_cli();
+	panic_begin();
 	printk("\nEXCEPTION: vector %lu (%s), error code 0x%lx\n", tf->vector,
 	       exception_names[tf->vector], tf->error_code);
 	if (tf->vector == 14) {

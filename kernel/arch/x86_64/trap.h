@@ -33,7 +33,12 @@ void idt_load(void);
  * the dispatcher sends the LAPIC EOI after the handler returns (not for the
  * spurious vector). Boot-time; no lock. */
 void trap_set_handler(uint8_t vector, trap_handler_t handler);
-/* Load the GDT and TSS (with IST stacks) for this CPU. Boot-time. */
+/* Load the boot CPU's GDT and TSS (static IST stacks). Boot-time. */
 void gdt_init(void);
+/* Give logical CPU cpu its own GDT and TSS with these IST stack tops and
+ * load them on the calling CPU (which must be cpu). Per CPU, bring-up. */
+void gdt_init_cpu(unsigned cpu, uint64_t ist_df_top, uint64_t ist_nmi_top);
+/* Replace one IST stack (IST_DOUBLE_FAULT or IST_NMI) of cpu's TSS. */
+void gdt_set_ist(unsigned cpu, unsigned ist, uint64_t top);
 
 #endif

@@ -1,0 +1,363 @@
+/*
+ * cpuid_decode.c — one logical CPU's CPUID values → struct cpu_desc.
+ *
+ * Portable C (no inline assembly): the kernel feeds it the live CPUID of the
+ * current CPU (cpu_enum.c), the host replay tool feeds it a dump. The rules
+ * follow shared/reference/hfi.md §1, §2, §6; docs/cpuid.md explains them and
+ * every fallback.
+ */
+#include "cpuid_decode.h"
+#include <printk.h>
+#include <string.h>
+
+#define TOPO_MAX_SUBLEAVES  8    /* 0x1F defines six domain types; more is garbage */
+#define CACHE_MAX_SUBLEAVES 16   /* real parts list 4-6 caches */
+#define MSR_HWP_CAPABILITIES 0x771u
+
+/* Domain levels of CPUID 0x1F (0x0B uses the first two), in order. */
+enum { DOM_NONE = 0, DOM_SMT, DOM_CORE, DOM_MODULE, DOM_TILE, DOM_DIE, DOM_DIEGRP, DOM_COUNT };
+
+struct decoder {
+	const struct cpuid_source *src;
+	struct cpu_desc *d;
+	uint32_t max_basic;
+	uint32_t apic;
+	int have_shift[DOM_COUNT];
+	unsigned shift[DOM_COUNT];   /* x2APIC shift to the next level, per domain */
+	unsigned smt_shift, pkg_shift;
+	unsigned l2_shift;           /* L2 sharing shift from leaf 4, valid if cache_id[2] set */
+	int caches_seen;
+};
+
+/* Read one leaf into r; zeros (and a note if the source lacked it) when the
+ * leaf is above the maximum or unavailable. */
+static void dec_leaf(struct decoder *x, uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	r[0] = r[1] = r[2] = r[3] = 0;
+	if (leaf > x->max_basic)
+		return;
+	if (x->src->get(x->src->ctx, leaf, sub, r) != 0) {
+		r[0] = r[1] = r[2] = r[3] = 0;
+		x->d->notes |= CPU_DESC_NOTE_LEAF_MISSING;
+	}
+}
+
+/* Smallest k with 2^k >= n (n >= 1). */
+static unsigned ceil_log2(uint32_t n)
+{
+	unsigned k = 0;
+	while (k < 32 && (1ull << k) < n)
+		k++;
+	return k;
+}
+
+/* Leaf 0 and 1: maximum leaf, vendor, family/model/stepping. */
+static void dec_identity(struct decoder *x, uint32_t leaf1[4])
+{
+	uint32_t r[4] = { 0, 0, 0, 0 };
+	x->max_basic = 0;
+	if (x->src->get(x->src->ctx, 0, 0, r) != 0) {
+		x->d->notes |= CPU_DESC_NOTE_LEAF_MISSING;
+		r[0] = r[1] = r[2] = r[3] = 0;
+	}
+	/* Max basic leaves are small (0x23 in 2024); a huge value is garbage. */
+	x->max_basic = r[0] > 0xFF ? 0xFF : r[0];
+	if (r[1] == 0x756E6547 && r[3] == 0x49656E69 && r[2] == 0x6C65746E)
+		x->d->vendor = CPU_VENDOR_INTEL;          /* "GenuineIntel" */
+	else if (r[1] == 0x68747541 && r[3] == 0x69746E65 && r[2] == 0x444D4163)
+		x->d->vendor = CPU_VENDOR_AMD;            /* "AuthenticAMD" */
+	else
+		x->d->vendor = CPU_VENDOR_OTHER;
+
+	dec_leaf(x, 1, 0, leaf1);
+	uint32_t fam = (leaf1[0] >> 8) & 0xF, model = (leaf1[0] >> 4) & 0xF;
+	if (fam == 0xF)
+		fam += (leaf1[0] >> 20) & 0xFF;
+	if (fam == 0x6 || fam >= 0xF)
+		model |= ((leaf1[0] >> 16) & 0xF) << 4;
+	x->d->vendor_family_model = fam << 16 | model << 4 | (leaf1[0] & 0xF);
+}
+
+/* Walk topology leaf 0x1F or 0x0B; 0 when the leaf gives no usable levels. */
+static int dec_topo_walk(struct decoder *x, uint32_t leaf)
+{
+	uint32_t r[4];
+	unsigned last_dom = DOM_NONE, last_shift = 0;
+
+	if (x->max_basic < leaf)
+		return 0;
+	for (unsigned sl = 0; sl < TOPO_MAX_SUBLEAVES; sl++) {
+		dec_leaf(x, leaf, sl, r);
+		unsigned type = (r[2] >> 8) & 0xFF, count = r[1] & 0xFFFF, shift = r[0] & 0x1F;
+		if (type == 0 || count == 0)
+			break;
+		if (sl == 0) {
+			x->apic = r[3];
+			memset(x->have_shift, 0, sizeof(x->have_shift));
+		}
+		unsigned dom = type;
+		if (dom >= DOM_COUNT || dom <= last_dom) {
+			/* Unknown (or out-of-order) type: one level above the last. */
+			dom = last_dom + 1 < DOM_COUNT ? last_dom + 1 : DOM_COUNT - 1;
+			x->d->notes |= CPU_DESC_NOTE_UNKNOWN_DOMAIN;
+		}
+		if (sl == 0 && shift == 0 && count > 1) {
+			shift = ceil_log2(count);
+			x->d->notes |= CPU_DESC_NOTE_ZERO_SHIFT;
+		}
+		if (shift < last_shift) {
+			shift = last_shift;
+			x->d->notes |= CPU_DESC_NOTE_BAD_SHIFT;
+		}
+		if (dom == DOM_SMT) {
+			unsigned room = 1u << shift;
+			if (count > room) {
+				count = room;
+				x->d->notes |= CPU_DESC_NOTE_BAD_SHIFT;
+			}
+			x->d->smt_threads = (uint8_t)(count > 255 ? 255 : count);
+		}
+		x->have_shift[dom] = 1;
+		x->shift[dom] = shift;
+		last_dom = dom;
+		last_shift = shift;
+	}
+	if (last_dom == DOM_NONE)
+		return 0;
+	x->smt_shift = x->have_shift[DOM_SMT] ? x->shift[DOM_SMT] : 0;
+	x->pkg_shift = last_shift;
+	x->d->topo_leaf = (uint8_t)leaf;
+	return 1;
+}
+
+/* Shift that names domain dom: the shift of the highest level below it. */
+static unsigned dec_shift_below(const struct decoder *x, unsigned dom)
+{
+	unsigned s = 0;
+	for (unsigned i = DOM_SMT; i < dom; i++)
+		if (x->have_shift[i])
+			s = x->shift[i];
+	return s;
+}
+
+/* Topology: x2APIC id and SMT/core/die/package ids (module comes later). */
+static void dec_topology(struct decoder *x, const uint32_t leaf1[4])
+{
+	struct cpu_desc *d = x->d;
+
+	d->smt_threads = 1;
+	if (!dec_topo_walk(x, 0x1F) && !dec_topo_walk(x, 0x0B)) {
+		/* Legacy: 8-bit initial APIC id, each CPU its own core; with
+		 * HTT the package spans EBX[23:16] ids. */
+		x->apic = leaf1[1] >> 24;
+		x->smt_shift = 0;
+		uint32_t lps = (leaf1[1] >> 16) & 0xFF;
+		x->pkg_shift = (leaf1[3] & (1u << 28)) && lps > 1 ? ceil_log2(lps) : 0;
+		d->topo_leaf = 0x01;
+		d->notes |= CPU_DESC_NOTE_NO_TOPO_LEAF;
+	}
+	d->apic_id = x->apic;
+	d->smt_id = x->apic & ((1u << x->smt_shift) - 1);
+	d->core_id = x->apic >> x->smt_shift;
+	d->package_id = x->apic >> x->pkg_shift;
+	d->die_id = x->have_shift[DOM_DIE] ? x->apic >> dec_shift_below(x, DOM_DIE) : d->package_id;
+}
+
+/* Leaf 4: cache sharing ids and sizes for L1 data, L2, L3. */
+static void dec_caches(struct decoder *x)
+{
+	struct cpu_desc *d = x->d;
+	uint32_t r[4];
+	unsigned sl;
+
+	for (int i = 0; i < 4; i++)
+		d->cache_id[i] = CPU_DESC_NO_CACHE;
+	if (x->max_basic < 4)
+		goto done;
+	for (sl = 0; sl < CACHE_MAX_SUBLEAVES; sl++) {
+		dec_leaf(x, 4, sl, r);
+		unsigned type = r[0] & 0x1F, level = (r[0] >> 5) & 0x7;
+		if (type == 0)
+			break;
+		if (type > 3 || level == 0) {
+			d->notes |= CPU_DESC_NOTE_BAD_CACHE;
+			continue;
+		}
+		x->caches_seen++;
+		if (type == 2 || level > 3 || d->cache_id[level] != CPU_DESC_NO_CACHE)
+			continue;   /* instruction caches, L4, duplicates: not described */
+		unsigned msb = ceil_log2(((r[0] >> 14) & 0xFFF) + 1);
+		uint64_t bytes = (uint64_t)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3FF) + 1) *
+				 ((r[1] & 0xFFF) + 1) * ((uint64_t)r[2] + 1);
+		d->cache_id[level] = x->apic >> msb;
+		d->cache_kb[level] = (uint32_t)(bytes >> 10);
+		if (level == 2)
+			x->l2_shift = msb;
+	}
+	if (sl == CACHE_MAX_SUBLEAVES)
+		d->notes |= CPU_DESC_NOTE_BAD_CACHE;
+done:
+	if (!x->caches_seen)
+		d->notes |= CPU_DESC_NOTE_NO_CACHE_LEAF;
+}
+
+/* Module (L2 cluster): the 0x1F module level, else the L2 sharing of leaf 4,
+ * else the core alone. Named by the core_id of its first core. */
+static void dec_module(struct decoder *x)
+{
+	struct cpu_desc *d = x->d;
+	unsigned ms = x->smt_shift;
+
+	if (x->have_shift[DOM_MODULE])
+		ms = dec_shift_below(x, DOM_MODULE);
+	else if (d->cache_id[2] != CPU_DESC_NO_CACHE)
+		ms = x->l2_shift;
+	if (ms < x->smt_shift)
+		ms = x->smt_shift;   /* an L2 smaller than a core: the core */
+	if (ms > x->pkg_shift) {
+		ms = x->pkg_shift;   /* an L2 wider than the package is garbage */
+		d->notes |= CPU_DESC_NOTE_BAD_CACHE;
+	}
+	d->module_id = (x->apic >> ms) << (ms - x->smt_shift);
+}
+
+/* Leaf 7 hybrid flag and leaf 0x1A core type / native model. */
+static void dec_core_type(struct decoder *x)
+{
+	struct cpu_desc *d = x->d;
+	uint32_t r[4];
+
+	dec_leaf(x, 7, 0, r);
+	if (r[3] & (1u << 15))
+		d->flags |= CPU_DESC_F_HYBRID;
+	if (x->max_basic < 0x1A) {
+		/* Never read it: an out-of-range leaf returns the last leaf's data. */
+		if (d->flags & CPU_DESC_F_HYBRID)
+			d->notes |= CPU_DESC_NOTE_NO_TYPE_LEAF;
+		return;
+	}
+	dec_leaf(x, 0x1A, 0, r);
+	d->native_model_id = r[0] & 0xFFFFFF;
+	d->native_model = (uint8_t)r[0];
+	if (!(d->flags & CPU_DESC_F_HYBRID))
+		return;
+	switch (r[0] >> 24) {
+	case 0x40:
+		d->core_type = CPU_CORE_P;
+		break;
+	case 0x20:
+		/* An Atom core outside the L3 is a low-power E-core (Meteor Lake). */
+		d->core_type = x->caches_seen && d->cache_id[3] == CPU_DESC_NO_CACHE ?
+			       CPU_CORE_LPE : CPU_CORE_E;
+		break;
+	default:
+		d->notes |= CPU_DESC_NOTE_NO_TYPE_LEAF;
+		break;
+	}
+}
+
+/* Leaf 6: HWP, HFI and Thread Director, this CPU's HFI row; MSR 0x771. */
+static void dec_power(struct decoder *x)
+{
+	struct cpu_desc *d = x->d;
+	uint32_t r[4];
+
+	d->hfi_row = CPU_DESC_NO_HFI_ROW;
+	dec_leaf(x, 6, 0, r);
+	if (r[0] & (1u << 7))
+		d->flags |= CPU_DESC_F_HWP;
+	if (r[0] & (1u << 19)) {
+		d->flags |= CPU_DESC_F_HFI;
+		d->hfi_caps = (uint8_t)r[3];
+		d->hfi_pages = (uint8_t)(((r[3] >> 8) & 0xF) + 1);
+		d->hfi_classes = (uint8_t)(r[2] >> 8);
+		d->hfi_row = (int32_t)(r[3] >> 16);
+	}
+	if (r[0] & (1u << 23))
+		d->flags |= CPU_DESC_F_ITD;
+	if ((d->flags & CPU_DESC_F_HWP) && x->src->msr) {
+		uint64_t v;
+		if (x->src->msr(x->src->ctx, MSR_HWP_CAPABILITIES, &v) == 0)
+			d->perf_hint = (uint16_t)(v & 0xFF);
+		else
+			d->notes |= CPU_DESC_NOTE_NO_HWP_MSR;
+	}
+}
+
+void cpuid_decode(const struct cpuid_source *src, struct cpu_desc *out)
+{
+	struct decoder x;
+	uint32_t leaf1[4];
+
+	memset(out, 0, sizeof(*out));
+	memset(&x, 0, sizeof(x));
+	x.src = src;
+	x.d = out;
+	out->source = CPU_DESC_FROM_CPUID;
+	dec_identity(&x, leaf1);
+	dec_topology(&x, leaf1);
+	dec_caches(&x);
+	dec_module(&x);
+	dec_core_type(&x);
+	dec_power(&x);
+}
+
+static const char *const note_text[CPU_DESC_NOTE_COUNT] = {
+	"no topology leaf 0x1F/0x0B: legacy APIC id, one core per CPU",
+	"topology shift 0 with several CPUs: shift taken from the count",
+	"topology shifts or counts inconsistent: clamped",
+	"unknown topology domain type: placed one level above the last",
+	"no CPUID 0x04 caches: no cache ids, each core its own module",
+	"odd CPUID 0x04 sub-leaf ignored",
+	"hybrid flag but no usable CPUID 0x1A: core type unknown",
+	"HWP present but MSR 0x771 unreadable: no performance hint",
+	"a CPUID leaf below the maximum was unavailable: read as zero",
+};
+
+const char *cpuid_decode_note_text(uint16_t note)
+{
+	for (unsigned i = 0; i < CPU_DESC_NOTE_COUNT; i++)
+		if (note == (1u << i))
+			return note_text[i];
+	return "?";
+}
+
+const char *cpu_core_type_name(unsigned type)
+{
+	switch (type) {
+	case CPU_CORE_P: return "P";
+	case CPU_CORE_E: return "E";
+	case CPU_CORE_LPE: return "LP-E";
+	default: return "-";
+	}
+}
+
+int cpu_desc_format_header(char *buf, size_t size)
+{
+	return ksnprintf(buf, size, "%4s %6s %-4s %3s %5s %6s %3s %5s %5s %4s %4s %-6s %s",
+			 "cpu", "apic", "type", "smt", "core", "module", "pkg", "l2", "l3",
+			 "hfi", "perf", "online", "ticks");
+}
+
+/* Print an id column: the number, or "-" for an absent value. */
+static void fmt_id(char *buf, size_t size, uint32_t v, uint32_t absent)
+{
+	if (v == absent)
+		ksnprintf(buf, size, "-");
+	else
+		ksnprintf(buf, size, "%u", v);
+}
+
+int cpu_desc_format_line(char *buf, size_t size, unsigned cpu, const struct cpu_desc *d,
+			 int online, uint64_t ticks)
+{
+	char l2[12], l3[12], hfi[12];
+
+	fmt_id(l2, sizeof(l2), d->cache_id[2], CPU_DESC_NO_CACHE);
+	fmt_id(l3, sizeof(l3), d->cache_id[3], CPU_DESC_NO_CACHE);
+	fmt_id(hfi, sizeof(hfi), (uint32_t)d->hfi_row, (uint32_t)CPU_DESC_NO_HFI_ROW);
+	return ksnprintf(buf, size, "%4u 0x%04x %-4s %3u %5u %6u %3u %5s %5s %4s %4u %-6s %llu",
+			 cpu, d->apic_id, cpu_core_type_name(d->core_type), d->smt_id, d->core_id,
+			 d->module_id, d->package_id, l2, l3, hfi, d->perf_hint,
+			 online ? "yes" : "no", (unsigned long long)ticks);
+}

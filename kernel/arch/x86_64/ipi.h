@@ -1,0 +1,20 @@
+/* ipi.h — inter-processor interrupts: fixed vectors to one CPU or to all
+ * others, the call-function mailbox, and the stop NMI of a panic. */
+#ifndef MOSAIC_ARCH_IPI_H
+#define MOSAIC_ARCH_IPI_H
+#include <stdint.h>
+
+/* IPI vectors, in the 0x30-0xEF range trap.h leaves to devices and IPIs. */
+#define VEC_IPI_CALL 0xE0   /* run the per-CPU mailbox's function */
+
+/* Install the IPI and NMI handlers. Boot CPU, boot-time, before any AP
+ * starts. */
+void ipi_init(void);
+/* Send a fixed-delivery IPI with vector to logical CPU cpu. Any context. */
+void ipi_send(unsigned cpu, uint8_t vector);
+/* Send a fixed-delivery IPI with vector to every CPU but the caller. */
+void ipi_send_all_but_self(uint8_t vector);
+/* Panic path: stop every other online CPU with an NMI and wait (at most
+ * 100 ms) until they have parked. Idempotent; a no-op on one CPU. */
+void ipi_stop_others(void);
+#endif

@@ -1,0 +1,57 @@
+/*
+ * percpu.h — the per-CPU record, reached through GS.
+ *
+ * Each CPU's IA32_GS_BASE points at its own struct percpu, whose first
+ * field points at itself, so `mov %gs:0` yields the record in one
+ * instruction. The records live in one static array indexed by logical
+ * CPU id; record 0 (the boot CPU) is usable from the first C code on.
+ */
+#ifndef MOSAIC_ARCH_PERCPU_H
+#define MOSAIC_ARCH_PERCPU_H
+#include <stdint.h>
+#include <cpu_desc.h>
+#include <smp.h>
+
+/* One-slot call-function mailbox (see ipi.c). */
+struct smp_mailbox {
+	void (*volatile fn)(void *);   /* claimed (set to NULL) by the target */
+	void *volatile arg;
+	volatile uint64_t requested;   /* calls posted */
+	volatile uint64_t done;        /* calls finished */
+};
+
+struct percpu {
+	struct percpu *self;           /* must stay first: %gs:0 */
+	unsigned cpu;                  /* logical id */
+	uint32_t apic_id;
+	volatile int online;           /* 1 once the CPU runs its idle loop (or the shell) */
+	volatile int stopped;          /* 1 once a panic's NMI has parked it */
+	volatile uint64_t ticks;       /* LAPIC timer interrupts on this CPU */
+	struct smp_mailbox mailbox;
+	uint64_t stack_top;            /* AP: kernel stack the trampoline switches to */
+	uint64_t ist_top[2];           /* IST_DOUBLE_FAULT, IST_NMI stack tops */
+	int desc_valid;                /* desc filled by enumeration */
+	struct cpu_desc desc;
+};
+
+/* The record of logical CPU cpu (< MAXCPU). */
+struct percpu *percpu_get(unsigned cpu);
+
+/* The calling CPU's record. Needs percpu_init_bsp() (boot CPU) or
+ * percpu_load() (AP). */
+static inline struct percpu *percpu_self(void)
+{
+	struct percpu *p;
+	__asm__ volatile("movq %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+/* Boot CPU: point GS at record 0 (its APIC id is filled in by
+ * smp_start_aps()). Boot-time, after gdt_init() (which reloads GS). */
+void percpu_init_bsp(void);
+/* Point this CPU's GS base at p. Per CPU, at bring-up. */
+void percpu_load(struct percpu *p);
+/* 1 once the boot CPU's GS is set up (cpu_current() is 0 before). */
+int percpu_ready(void);
+
+#endif

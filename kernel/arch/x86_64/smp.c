@@ -1,0 +1,258 @@
+/*
+ * smp.c — the logical CPUs: numbering them from the MADT, starting them,
+ * and what the rest of the kernel may ask about them (smp.h).
+ *
+ * Logical CPU 0 is the boot CPU; the others follow in MADT order. At most
+ * MAXCPU (256) CPUs are used: the per-CPU records, GDTs and TSSs are static
+ * arrays of that size (see docs/smp.md). Extra CPUs of the MADT stay
+ * offline with a warning; so does an AP that does not report online within
+ * SMP_AP_TIMEOUT_MS of its start-up IPIs. The system goes on either way.
+ */
+#include <smp.h>
+#include <smp_boot.h>
+#include <percpu.h>
+#include <ipi.h>
+#include <lapic.h>
+#include <trap.h>
+#include <acpi.h>
+#include <cpu_enum.h>
+#include <cmdline.h>
+#include <mm.h>
+#include <printk.h>
+#include <sysctl.h>
+#include <string.h>
+
+#define SMP_AP_TIMEOUT_MS 2000
+#define SMP_AP_STACK_PAGES 4
+#define SMP_IST_PAGES 2
+
+static unsigned cpu_count = 1;   /* CPUs with a logical id, online or not */
+
+/* Enabled or online-capable processor entries in the MADT, without the
+ * ACPI_MAX_CPUS cap of acpi_madt(), so that a machine with more CPUs than
+ * MAXCPU can be reported. */
+static unsigned smp_madt_cpu_total(void)
+{
+	const struct acpi_sdt_header *h = acpi_find_table("APIC", 0);
+	if (!h)
+		return 0;
+	const uint8_t *base = (const uint8_t *)h;
+	unsigned n = 0;
+	uint32_t off = sizeof(*h) + 8;   /* local APIC address, flags */
+	while (off + 2 <= h->length) {
+		const uint8_t *e = base + off;
+		uint32_t flags;
+		if (e[1] < 2 || off + e[1] > h->length)
+			break;
+		if (e[0] == 0 && e[1] >= 8) {
+			memcpy(&flags, e + 4, 4);
+			n += (flags & 3) != 0;
+		} else if (e[0] == 9 && e[1] >= 16) {
+			memcpy(&flags, e + 8, 4);
+			n += (flags & 3) != 0;
+		}
+		off += e[1];
+	}
+	return n;
+}
+
+/* Give logical ids to the MADT's CPUs: the boot CPU is 0, the others
+ * follow in MADT order, up to MAXCPU and the `maxcpus=` command-line
+ * limit. */
+static void smp_number_cpus(uint32_t bsp_apic_id)
+{
+	const struct acpi_madt_info *m = acpi_madt();
+	unsigned limit = MAXCPU;
+	const char *arg = cmdline_get("maxcpus");
+	if (arg) {
+		unsigned v = 0;
+		const char *s = arg;
+		while (*s >= '0' && *s <= '9' && v < 100000)
+			v = v * 10 + (unsigned)(*s++ - '0');
+		if (*s || v == 0)
+			printk("smp: ignoring maxcpus=%s (want a number >= 1)\n", arg);
+		else if (v < limit)
+			limit = v;
+	}
+	unsigned total = smp_madt_cpu_total();
+	if (total < (unsigned)m->cpu_count)
+		total = (unsigned)m->cpu_count;
+	for (int i = 0; i < m->cpu_count && cpu_count < limit; i++) {
+		if (m->cpu_apic_ids[i] == bsp_apic_id)
+			continue;
+		struct percpu *p = percpu_get(cpu_count);
+		p->cpu = cpu_count;
+		p->apic_id = m->cpu_apic_ids[i];
+		cpu_count++;
+	}
+	if (total > MAXCPU)
+		printk("smp: warning: the MADT lists %u CPUs; only %u (MAXCPU) are used, "
+		       "the rest stay offline\n", total, MAXCPU);
+	else if (total > cpu_count)
+		printk("smp: maxcpus=%u: %u CPUs stay offline\n", limit, total - cpu_count);
+}
+
+/* Two IST stacks for p with guard pages; 0, or -1 when out of memory. */
+static int smp_alloc_ist(struct percpu *p)
+{
+	for (int i = 0; i < 2; i++) {
+		void *top = kstack_alloc(SMP_IST_PAGES);
+		if (!top)
+			return -1;
+		p->ist_top[i] = (uint64_t)top;
+	}
+	return 0;
+}
+
+/* Start logical CPU cpu; reports a failure. Boot CPU, interrupts off. */
+static void smp_start_one(unsigned cpu)
+{
+	struct percpu *p = percpu_get(cpu);
+	void *stack = kstack_alloc(SMP_AP_STACK_PAGES);
+	if (!stack || smp_alloc_ist(p)) {
+		printk("smp: out of memory for the stacks of cpu %u (APIC id %u); left offline\n",
+		       cpu, p->apic_id);
+		return;
+	}
+	p->stack_top = (uint64_t)stack;
+	if (smp_boot_ap(p, SMP_AP_TIMEOUT_MS * 1000000ull))
+		printk("smp: cpu %u (APIC id %u) did not come online within %u ms; left offline\n",
+		       cpu, p->apic_id, SMP_AP_TIMEOUT_MS);
+}
+
+/* See smp.h. Runs with interrupts off. */
+void smp_start_aps(void)
+{
+	struct percpu *bsp = percpu_get(0);
+	bsp->apic_id = lapic_id();
+	if (smp_alloc_ist(bsp) == 0) {   /* guarded IST stacks replace the static ones */
+		gdt_set_ist(0, IST_DOUBLE_FAULT, bsp->ist_top[0]);
+		gdt_set_ist(0, IST_NMI, bsp->ist_top[1]);
+	}
+	cpu_enumerate_self(&bsp->desc);
+	bsp->desc_valid = 1;
+	__atomic_store_n(&bsp->online, 1, __ATOMIC_RELEASE);
+	ipi_init();
+
+	smp_number_cpus(bsp->apic_id);
+	if (cpu_count > 1 && smp_boot_prepare()) {
+		printk("smp: no free memory below 1 MiB for the AP start-up code; "
+		       "running on the boot CPU only\n");
+	} else {
+		for (unsigned cpu = 1; cpu < cpu_count; cpu++)
+			smp_start_one(cpu);
+	}
+	printk("smp: %u of %u CPUs online (MAXCPU %u)\n", smp_online_count(), cpu_count, MAXCPU);
+}
+
+/* See smp.h. */
+unsigned smp_cpu_count(void)
+{
+	return cpu_count;
+}
+
+/* See smp.h. */
+int smp_cpu_online(unsigned cpu)
+{
+	return cpu < cpu_count && __atomic_load_n(&percpu_get(cpu)->online, __ATOMIC_ACQUIRE);
+}
+
+/* See smp.h. */
+unsigned smp_online_count(void)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < cpu_count; i++)
+		n += smp_cpu_online(i) != 0;
+	return n;
+}
+
+/* See smp.h. */
+uint32_t smp_cpu_apic_id(unsigned cpu)
+{
+	return cpu < cpu_count ? percpu_get(cpu)->apic_id : 0;
+}
+
+/* See smp.h. */
+uint64_t smp_cpu_ticks(unsigned cpu)
+{
+	return cpu < cpu_count ? __atomic_load_n(&percpu_get(cpu)->ticks, __ATOMIC_RELAXED) : 0;
+}
+
+/* See smp.h. */
+const struct cpu_desc *smp_cpu_desc(unsigned cpu)
+{
+	return smp_cpu_desc_mut(cpu);
+}
+
+/* See smp.h. */
+struct cpu_desc *smp_cpu_desc_mut(unsigned cpu)
+{
+	if (cpu >= cpu_count || !percpu_get(cpu)->desc_valid)
+		return NULL;
+	return &percpu_get(cpu)->desc;
+}
+
+/* ---- sysctls ---- */
+
+static void smp_sysctl_cpus(char *buf, size_t len)
+{
+	ksnprintf(buf, len, "%u", cpu_count);
+}
+SYSCTL_PROC(kern_smp_cpus, "kern.smp.cpus", smp_sysctl_cpus,
+	    "logical CPUs given an id (the MADT's, capped at MAXCPU and maxcpus=)");
+
+static void smp_sysctl_online(char *buf, size_t len)
+{
+	ksnprintf(buf, len, "%u", smp_online_count());
+}
+SYSCTL_PROC(kern_smp_online, "kern.smp.online", smp_sysctl_online, "logical CPUs online");
+
+static void smp_sysctl_maxcpu(char *buf, size_t len)
+{
+	ksnprintf(buf, len, "%u", MAXCPU);
+}
+SYSCTL_PROC(kern_smp_maxcpu, "kern.smp.maxcpu", smp_sysctl_maxcpu,
+	    "most logical CPUs the kernel can use (MAXCPU)");
+
+/* Smallest and largest tick count over the online CPUs: a later reading
+ * whose min exceeds an earlier max proves every CPU ticked in between. */
+static void smp_sysctl_ticks(char *buf, size_t len)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (unsigned i = 0; i < cpu_count; i++) {
+		if (!smp_cpu_online(i))
+			continue;
+		uint64_t t = smp_cpu_ticks(i);
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	ksnprintf(buf, len, "min %lu max %lu", lo, hi);
+}
+SYSCTL_PROC(kern_smp_ticks, "kern.smp.ticks", smp_sysctl_ticks,
+	    "per-CPU timer ticks: smallest and largest count over the online CPUs");
+
+/* smp_call_on() target of kern.smp.call_test: records who ran it. */
+static void smp_call_test_fn(void *arg)
+{
+	*(volatile unsigned *)arg = cpu_current();
+}
+
+/* Reading it calls every online CPU once through smp_call_on() and checks
+ * that the function ran on that CPU. */
+static void smp_sysctl_call_test(char *buf, size_t len)
+{
+	unsigned ok = 0, online = 0;
+	for (unsigned i = 0; i < cpu_count; i++) {
+		if (!smp_cpu_online(i))
+			continue;
+		online++;
+		volatile unsigned ran_on = MAXCPU;
+		if (smp_call_on(i, smp_call_test_fn, (void *)&ran_on) == 0 && ran_on == i)
+			ok++;
+		else
+			printk("smp: call test: cpu %u failed (ran on %u)\n", i, ran_on);
+	}
+	ksnprintf(buf, len, "%u of %u CPUs answered", ok, online);
+}
+SYSCTL_PROC(kern_smp_call_test, "kern.smp.call_test", smp_sysctl_call_test,
+	    "self-test: run a function on every online CPU with smp_call_on()");

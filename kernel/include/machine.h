@@ -1,0 +1,92 @@
+/*
+ * machine.h — machine descriptions: the emulated hybrid machines Mosaic
+ * runs on under QEMU (and the simulator's models). The text format is
+ * documented in docs/machines.md; presets live in machines/ (NAME.machine).
+ *
+ * Portable: no arch headers. The parser (kernel/lib/machine_parse.c) turns
+ * a file into a struct machine; machine_apply (kernel/lib/machine_apply.c)
+ * overrides the per-CPU descriptors with it. Speeds are fixed point with
+ * MACHINE_SPEED_ONE = 1.000 (one P-core thread running alone).
+ */
+#ifndef MOSAIC_MACHINE_H
+#define MOSAIC_MACHINE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <cpu_desc.h>
+
+#define MACHINE_MAX_CPUS    256   /* = MAXCPU */
+#define MACHINE_MAX_ROWS    256
+#define MACHINE_MAX_EVENTS  64
+#define MACHINE_MODEL_MAX   64
+#define MACHINE_NO_ROW      CPU_DESC_NO_HFI_ROW
+#define MACHINE_NO_LLC      CPU_DESC_NO_CACHE
+#define MACHINE_SPEED_ONE   1000  /* speeds and throughputs in thousandths */
+#define MACHINE_CORE_TYPES  4     /* indexed by enum cpu_core_type */
+
+/* How the kernel should take its topology when it reads this description. */
+enum machine_topology {
+	MACHINE_TOPOLOGY_FILE = 0,   /* from the cpu lines (default) */
+	MACHINE_TOPOLOGY_CPUID,      /* the file only sizes the VM; CPUID is the truth */
+};
+
+struct machine_cpu {
+	uint8_t type;          /* enum cpu_core_type; CPU_CORE_UNKNOWN = not hybrid */
+	uint8_t thread;        /* SMT thread number within its core */
+	uint8_t smt_threads;   /* threads of its core (computed) */
+	uint32_t core;         /* machine-wide core id */
+	uint32_t module;       /* machine-wide L2 module id */
+	uint32_t llc;          /* machine-wide LLC id, or MACHINE_NO_LLC */
+	uint32_t package;
+	int32_t hfi_row;       /* or MACHINE_NO_ROW */
+	unsigned line;         /* where it was described */
+};
+
+struct machine_hfi_row {
+	uint8_t perf, ee;      /* initial capabilities, 0..255 */
+	uint8_t set;           /* an `hfi` line gave them */
+};
+
+/* At time_ms after boot, row `row` gets perf/ee. */
+struct machine_event {
+	uint64_t time_ms;
+	int32_t row;
+	uint8_t perf, ee;
+};
+
+struct machine {
+	char model[MACHINE_MODEL_MAX];
+	uint8_t topology;                 /* enum machine_topology */
+	unsigned cpu_count;               /* `cpus` */
+	uint64_t mem_bytes;               /* `memory` */
+	unsigned hfi_rows;                /* `hfi-rows` (0: no HFI) */
+	/* Relative speed of one thread of each core type running alone, and
+	 * the combined throughput of a core's SMT threads all busy (0 = not
+	 * given), both in MACHINE_SPEED_ONE units. */
+	uint16_t speed[MACHINE_CORE_TYPES];
+	uint16_t smt_throughput[MACHINE_CORE_TYPES];
+	struct machine_cpu cpu[MACHINE_MAX_CPUS];
+	struct machine_hfi_row hfi[MACHINE_MAX_ROWS];
+	unsigned event_count;
+	struct machine_event event[MACHINE_MAX_EVENTS];   /* in time order */
+};
+
+/* Parse a description (text, len bytes, need not be NUL-terminated) into m.
+ * Returns 0, or -1 with "NAME:LINE: reason" in err (NAME = file_name).
+ * m's contents are unspecified after an error. No locks, no allocation. */
+int machine_parse(struct machine *m, const char *text, size_t len, const char *file_name,
+		  char *err, size_t err_size);
+
+/* Override the descriptors of the count logical CPUs (desc[i] = CPU i, NULL
+ * if it is not online) with m's topology: core type, SMT/core/module/LLC/
+ * package ids, HFI row, source = CPU_DESC_FROM_MACHINE_FILE; APIC id and
+ * CPUID identification are kept. All-or-nothing: on a mismatch with the
+ * running machine returns -1 with a reason in err and changes nothing.
+ * A MACHINE_TOPOLOGY_CPUID description changes nothing and returns 0.
+ * Caller serialises (boot-time, one CPU). */
+int machine_apply(const struct machine *m, struct cpu_desc *const *desc, unsigned count,
+		  char *err, size_t err_size);
+
+/* "P", "E", "LP-E" or "none". */
+const char *machine_core_type_name(unsigned type);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * machine_values.c — the values of machine-description lines: numbers,
+ * decimals, memory sizes, core type names. Portable C.
+ */
+#include <machine.h>
+#include <string.h>
+#include "machine_parse.h"
+
+const char *machine_core_type_name(unsigned type)
+{
+	switch (type) {
+	case CPU_CORE_P: return "P";
+	case CPU_CORE_E: return "E";
+	case CPU_CORE_LPE: return "LP-E";
+	default: return "none";
+	}
+}
+
+/* Core type by name; -1 if unknown (see machine_parse.h). */
+int machine_core_type_by_name(const char *s)
+{
+	for (unsigned t = 0; t < MACHINE_CORE_TYPES; t++)
+		if (strcmp(s, machine_core_type_name(t)) == 0)
+			return (int)t;
+	return -1;
+}
+
+/* Decimal integer 0..max; the whole string must be digits. */
+int machine_parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > max)
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A number token for `what`, 0..max, or a "bad number" error. */
+int machine_number(struct machine_parser *p, const char *s, const char *what, uint64_t max,
+		  uint64_t *out)
+{
+	if (machine_parse_uint(s, max, out) == 0)
+		return 0;
+	return machine_fail(p, p->line, "bad number '%s' for %s (expected 0..%lu)", s, what,
+			    (unsigned long)max);
+}
+
+/* "1", "0.54", "1.390": above 0, at most three decimals, below 65.536. */
+int machine_speed_value(struct machine_parser *p, const char *s, const char *what, uint16_t *out)
+{
+	uint64_t whole = 0, frac = 0;
+	unsigned digits = 0;
+	const char *dot = strchr(s, '.');
+	char intpart[16];
+	size_t n = dot ? (size_t)(dot - s) : strlen(s);
+	int ok = n > 0 && n < sizeof(intpart);
+	if (ok) {
+		memcpy(intpart, s, n);
+		intpart[n] = 0;
+		ok = machine_parse_uint(intpart, 65, &whole) == 0;
+	}
+	if (ok && dot) {
+		for (const char *d = dot + 1; *d && ok; d++, digits++) {
+			ok = *d >= '0' && *d <= '9' && digits < 3;
+			frac = frac * 10 + (uint64_t)(*d - '0');
+		}
+		ok = ok && digits > 0;
+	}
+	for (; ok && digits < 3; digits++)
+		frac *= 10;
+	uint64_t v = whole * MACHINE_SPEED_ONE + frac;
+	if (!ok || v == 0 || v > 0xFFFF)
+		return machine_fail(p, p->line,
+				    "bad number '%s' for %s (expected a decimal above 0, e.g. 0.54)", s,
+				    what);
+	*out = (uint16_t)v;
+	return 0;
+}
+
+/* "512M", "2G": bytes. */
+int machine_memory_value(struct machine_parser *p, const char *s, uint64_t *out)
+{
+	char digits[16];
+	size_t n = strlen(s);
+	uint64_t v;
+	char unit = n ? s[n - 1] : 0;
+	if (n < 2 || n - 1 >= sizeof(digits) || (unit != 'M' && unit != 'G'))
+		return machine_fail(p, p->line, "bad memory size '%s' (expected e.g. 512M or 2G)", s);
+	memcpy(digits, s, n - 1);
+	digits[n - 1] = 0;
+	if (machine_parse_uint(digits, 1u << 20, &v) || v == 0)
+		return machine_fail(p, p->line, "bad memory size '%s' (expected e.g. 512M or 2G)", s);
+	*out = v << (unit == 'M' ? 20 : 30);
+	return 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * topo.h — the ULE cpu_group tree: which CPUs share which cache.
+ *
+ * Built once from the per-CPU descriptors (cpu_desc.h) and then only read.
+ * Levels, from the leaves up: SMT core (same core_id) → L2 module/cluster
+ * (same cache_id[2]) → LLC (same cache_id[3]; CPUs without an L3 form their
+ * own group beside it) → package → root. A level where a group would have a
+ * single child is skipped, so every inner group has at least two children;
+ * a group whose children would all be single CPUs is a leaf (a single CPU
+ * is always one). The group's share level is the largest cache all its CPUs
+ * share. Full rules: docs/topology.md.
+ *
+ * Examples (docs/topology.md): an i7-1370P is root (L3, 20 CPUs) → six
+ * P-core leaves of 2 threads (L2, SMT) and two E-core module leaves of 4
+ * CPUs (L2). A Meteor Lake 155H is root (none) → L3 group of 20 CPUs and
+ * an LP-E module leaf of 2 CPUs without L3.
+ *
+ * Portable: compiled into the kernel, the host replay tool, the simulator
+ * and the unit tests; storage is static (struct topo holds everything).
+ */
+#ifndef MOSAIC_SCHED_TOPO_H
+#define MOSAIC_SCHED_TOPO_H
+#include <stddef.h>
+#include <stdint.h>
+#include <cpu_desc.h>
+#include "topo_cpuset.h"
+
+/* Share levels (cg_level): the largest cache every CPU of the group shares. */
+#define CG_SHARE_NONE 0
+#define CG_SHARE_L1 1
+#define CG_SHARE_L2 2
+#define CG_SHARE_L3 3
+
+/* Flags (cg_flags). The builder sets only SMT: a group of the hardware
+ * threads of one core. The scheduler tests CG_FLAG_THREAD (either bit). */
+#define CG_FLAG_HTT 0x01
+#define CG_FLAG_SMT 0x02
+#define CG_FLAG_THREAD (CG_FLAG_HTT | CG_FLAG_SMT)
+#define CG_FLAG_NODE 0x04
+
+struct cpu_group {
+	struct cpu_group *cg_parent;   /* NULL at the root */
+	struct cpu_group *cg_child;    /* cg_children contiguous groups; NULL for a leaf */
+	struct cpuset cg_mask;         /* CPUs of the group (union of the children's) */
+	int32_t cg_count;              /* CPUs in cg_mask */
+	int32_t cg_first, cg_last;     /* lowest and highest CPU id in cg_mask */
+	int16_t cg_children;           /* 0: leaf, iterate the CPUs of cg_mask */
+	int8_t cg_level;               /* CG_SHARE_* */
+	int8_t cg_flags;               /* CG_FLAG_* */
+};
+
+/* An inner group has >= 2 children and a leaf >= 1 CPU, so a tree over
+ * TOPO_MAXCPU CPUs has fewer than 2 * TOPO_MAXCPU groups. */
+#define TOPO_MAX_GROUPS (2 * TOPO_MAXCPU)
+
+enum topo_error {
+	TOPO_OK = 0,
+	TOPO_ERR_NO_CPUS = -1,       /* zero CPUs present */
+	TOPO_ERR_TOO_MANY = -2,      /* more than TOPO_MAXCPU descriptors */
+	TOPO_ERR_DUP_APIC = -3,      /* two CPUs with one APIC id */
+	TOPO_ERR_INCONSISTENT = -4,  /* SMT siblings or L2 sharers disagree on a cache */
+};
+
+struct topo {
+	struct cpu_group *root;              /* NULL until a build succeeded */
+	int ncpus;                           /* CPUs in the tree */
+	int ngroups;                         /* groups used in groups[] */
+	uint8_t source;                      /* enum cpu_desc_source of the descriptors */
+	uint8_t mixed_sources;               /* 1 if descriptors came from several sources */
+	struct cpuset present;               /* CPUs in the tree */
+	uint8_t core_type[TOPO_MAXCPU];      /* enum cpu_core_type per CPU, for printing */
+	char error[160];                     /* why the last build failed, "" after success */
+	struct cpu_group groups[TOPO_MAX_GROUPS];
+	/* builder scratch: CPUs being partitioned, their subset marks, the
+	 * reordered copy, subset sizes */
+	uint16_t order[TOPO_MAXCPU], mark[TOPO_MAXCPU], sorted[TOPO_MAXCPU], sizes[TOPO_MAXCPU];
+};
+
+/* Builds the tree in t from descs[0..ncpu-1], indexed by logical CPU id;
+ * CPUs not in present are left out (present NULL: all ncpu). Returns TOPO_OK,
+ * or a negative enum topo_error with a one-line reason in t->error and
+ * t->root NULL; never crashes on bad descriptors. Not thread-safe on one t. */
+int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
+	       const struct cpuset *present);
+
+/* The leaf group under top that contains cpu; NULL if top does not. */
+struct cpu_group *topo_find(struct cpu_group *top, int cpu);
+
+/* Output callback of the printers: printf-like, restricted to the subset the
+ * kernel's printk understands (%d %u %x %lx %s %c, '-' and '0' flags, width). */
+typedef void (*topo_printf_fn)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints the tree readably: a header (CPU and group counts, descriptor
+ * source), then one line per group, indented by depth, with level, share
+ * level, CPU list, count, flags and a core-type summary. */
+void topo_print(const struct topo *t, topo_printf_fn pf, void *ctx);
+
+/* Prints the tree as FreeBSD's kern.sched.topology_spec XML. */
+void topo_print_spec(const struct topo *t, topo_printf_fn pf, void *ctx);
+
+/* Writes s as a CPU list with ranges ("0-11,14,16-17", "none" if empty)
+ * into buf (always NUL-terminated, cut with "..." if too short). */
+void topo_cpulist(const struct cpuset *s, char *buf, size_t len);
+
+/* "none", "L1", "L2", "L3" ("?" beyond). */
+const char *topo_share_name(int level);
+/* "P-core", "E-core", "LP-E-core", "" (unknown type). */
+const char *topo_core_type_name(int core_type);
+/* "CPUID", "CPUID dump", "machine description". */
+const char *topo_source_name(int source);
+
+#endif

@@ -1,0 +1,268 @@
+/*
+ * topo_build.c — the cpu_group tree from per-CPU descriptors.
+ *
+ * Top-down partitioning: a group's CPUs are split by the id of the next
+ * level down (package, LLC, L2, core, CPU); a level that would give one
+ * child is skipped, a split into single CPUs makes the group a leaf.
+ * Children are handed out together from t->groups, so each child array is
+ * contiguous. Portable: no platform calls, no allocation.
+ */
+#include "topo.h"
+#include "topo_str.h"
+
+enum topo_lvl { TL_CPU, TL_CORE, TL_L2, TL_L3, TL_PKG, TL_ROOT };
+
+struct build_ctx {
+	struct topo *t;
+	const struct cpu_desc *descs;
+};
+
+/* Sets t->error to "<a><n1><b><n2><c>" (numbers decimal) and returns code. */
+static int fail(struct topo *t, int code, const char *a, uint64_t n1, const char *b, uint64_t n2,
+		const char *c)
+{
+	struct topo_str m;
+	topo_str_init(&m, t->error, sizeof(t->error));
+	topo_str_add(&m, a);
+	topo_str_num(&m, n1, 10);
+	topo_str_add(&m, b);
+	topo_str_num(&m, n2, 10);
+	topo_str_add(&m, c);
+	t->root = NULL;
+	return code;
+}
+
+/* ---- levels ---- */
+
+/* Whether the CPU has a cache of that level (1..3). */
+static int has_cache(const struct cpu_desc *d, int level)
+{
+	return d->cache_id[level] != CPU_DESC_NO_CACHE;
+}
+
+/* The id that decides which group of level lvl the CPU belongs to, within
+ * its parent group. A missing cache gives an id derived from the level
+ * below (so the CPU's group there is the same set) and never equal to a
+ * real cache id (those fit in 32 bits). */
+static uint64_t level_key(const struct build_ctx *b, int lvl, unsigned cpu)
+{
+	const struct cpu_desc *d = &b->descs[cpu];
+	switch (lvl) {
+	case TL_CPU:
+		return cpu;
+	case TL_CORE:
+		return d->core_id;
+	case TL_L2:
+		return has_cache(d, 2) ? d->cache_id[2] : (1ull << 32) | d->core_id;
+	case TL_L3:
+		return has_cache(d, 3) ? d->cache_id[3] : (1ull << 34) | level_key(b, TL_L2, cpu);
+	case TL_PKG:
+		return d->package_id;
+	default:
+		return 0;
+	}
+}
+
+/* The cache shared by a group that spans level lvl (all its CPUs agree on
+ * the key of lvl, so the first CPU speaks for all). */
+static int level_share(const struct build_ctx *b, int lvl, unsigned cpu)
+{
+	const struct cpu_desc *d = &b->descs[cpu];
+	if (lvl == TL_L3 && has_cache(d, 3))
+		return CG_SHARE_L3;
+	if (lvl == TL_L2 && has_cache(d, 2))
+		return CG_SHARE_L2;
+	if (lvl == TL_CORE && has_cache(d, 1))
+		return CG_SHARE_L1;
+	return CG_SHARE_NONE;
+}
+
+/* Reorders order[start..start+n) stably so CPUs with equal keys of level
+ * lvl are adjacent, subsets in order of their first CPU. Writes subset
+ * sizes to t->sizes[] and returns how many subsets there are. */
+static int partition(struct build_ctx *b, int start, int n, int lvl)
+{
+	uint16_t *ord = b->t->order + start, *tmp = b->t->mark, *sizes = b->t->sizes;
+	uint16_t *sorted = b->t->sorted;
+	int k = 0, done = 0;
+	for (int i = 0; i < n; i++)
+		tmp[i] = 0;   /* 1 = already placed */
+	while (done < n) {
+		int first = -1;
+		uint64_t key = 0;
+		for (int i = 0; i < n; i++) {
+			if (tmp[i])
+				continue;
+			uint64_t ki = level_key(b, lvl, ord[i]);
+			if (first < 0) {
+				first = i;
+				key = ki;
+			}
+			if (ki == key)
+				tmp[i] = (uint16_t)(1 + k);
+		}
+		sizes[k] = 0;
+		for (int i = 0; i < n; i++)
+			if (tmp[i] == 1 + k)
+				sizes[k]++;
+		done += sizes[k];
+		k++;
+	}
+	/* tmp[i] now holds subset+1 per position; gather in subset order. */
+	int o = 0;
+	for (int s = 1; s <= k; s++)
+		for (int i = 0; i < n; i++)
+			if (tmp[i] == s)
+				sorted[o++] = ord[i];
+	for (int i = 0; i < n; i++)
+		ord[i] = sorted[i];
+	return k;
+}
+
+/* Whether order[start..start+n) are hardware threads of one core. */
+static int one_core(const struct build_ctx *b, int start, int n)
+{
+	const struct cpu_desc *d0 = &b->descs[b->t->order[start]];
+	for (int i = 1; i < n; i++) {
+		const struct cpu_desc *d = &b->descs[b->t->order[start + i]];
+		if (d->package_id != d0->package_id || d->core_id != d0->core_id)
+			return 0;
+	}
+	return 1;
+}
+
+/* Fills cg for the CPUs order[start..start+n), which agree on every level
+ * from lvl up, and builds its subtree. Returns TOPO_OK or an error. */
+static int build_group(struct build_ctx *b, struct cpu_group *cg, int start, int n, int lvl)
+{
+	struct topo *t = b->t;
+	cpuset_zero(&cg->cg_mask);
+	for (int i = 0; i < n; i++)
+		cpuset_set(&cg->cg_mask, t->order[start + i]);
+	cg->cg_count = n;
+	cg->cg_first = cpuset_first(&cg->cg_mask);
+	cg->cg_last = cpuset_last(&cg->cg_mask);
+	cg->cg_child = NULL;
+	cg->cg_children = 0;
+	cg->cg_level = CG_SHARE_NONE;
+	cg->cg_flags = (n > 1 && one_core(b, start, n)) ? CG_FLAG_SMT : 0;
+
+	int k;
+	for (;; lvl--) {
+		int share = level_share(b, lvl, t->order[start]);
+		if (share > cg->cg_level)
+			cg->cg_level = (int8_t)share;
+		if (lvl == TL_CORE)
+			return TOPO_OK;                 /* children would be CPUs */
+		k = partition(b, start, n, lvl - 1);
+		if (k == n && n > 1)
+			return TOPO_OK;                 /* all children single CPUs: leaf */
+		if (k > 1)
+			break;
+	}
+	if (t->ngroups + k > TOPO_MAX_GROUPS)
+		return fail(t, TOPO_ERR_TOO_MANY, "topology needs more than ", TOPO_MAX_GROUPS,
+			    " groups for ", (uint64_t)t->ncpus, " CPUs");
+	cg->cg_child = &t->groups[t->ngroups];
+	cg->cg_children = (int16_t)k;
+	t->ngroups += k;
+	for (int c = 0; c < k; c++) {
+		cg->cg_child[c].cg_parent = cg;
+		cg->cg_child[c].cg_count = t->sizes[c];   /* kept while siblings recurse */
+	}
+	for (int c = 0, s = start; c < k; c++) {
+		int cn = cg->cg_child[c].cg_count;
+		int rc = build_group(b, &cg->cg_child[c], s, cn, lvl - 1);
+		if (rc)
+			return rc;
+		s += cn;
+	}
+	return TOPO_OK;
+}
+
+/* Rejects descriptor sets that cannot form one tree: equal APIC ids, SMT
+ * siblings on different caches, L2 sharers on different L3s. */
+static int validate(struct topo *t, const struct cpu_desc *descs, unsigned ncpu)
+{
+	for (unsigned i = 0; i < ncpu; i++) {
+		if (!cpuset_isset(&t->present, i))
+			continue;
+		const struct cpu_desc *a = &descs[i];
+		for (unsigned j = i + 1; j < ncpu; j++) {
+			if (!cpuset_isset(&t->present, j))
+				continue;
+			const struct cpu_desc *d = &descs[j];
+			if (a->apic_id == d->apic_id)
+				return fail(t, TOPO_ERR_DUP_APIC, "CPUs ", i, " and ", j,
+					    " have the same APIC id");
+			if (a->package_id != d->package_id)
+				continue;
+			if (a->core_id == d->core_id &&
+			    (a->cache_id[2] != d->cache_id[2] || a->cache_id[3] != d->cache_id[3]))
+				return fail(t, TOPO_ERR_INCONSISTENT, "CPUs ", i, " and ", j,
+					    " are threads of one core but report different L2/L3 caches");
+			if (has_cache(a, 2) && a->cache_id[2] == d->cache_id[2] &&
+			    a->cache_id[3] != d->cache_id[3])
+				return fail(t, TOPO_ERR_INCONSISTENT, "CPUs ", i, " and ", j,
+					    " share an L2 but report different L3 caches");
+		}
+	}
+	return TOPO_OK;
+}
+
+int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
+	       const struct cpuset *present)
+{
+	t->root = NULL;
+	t->ncpus = 0;
+	t->ngroups = 0;
+	t->error[0] = 0;
+	t->mixed_sources = 0;
+	if (ncpu > TOPO_MAXCPU)
+		return fail(t, TOPO_ERR_TOO_MANY, "", ncpu, " CPUs exceed MAXCPU (", TOPO_MAXCPU, ")");
+	cpuset_zero(&t->present);
+	for (unsigned i = 0; i < ncpu; i++)
+		if (!present || cpuset_isset(present, i))
+			cpuset_set(&t->present, i);
+	t->ncpus = cpuset_count(&t->present);
+	if (t->ncpus == 0)
+		return fail(t, TOPO_ERR_NO_CPUS, "no CPUs to build a topology from (", ncpu,
+			    " descriptors, ", 0, " present)");
+	int rc = validate(t, descs, ncpu);
+	if (rc)
+		return rc;
+
+	int n = 0;
+	for (int c = cpuset_first(&t->present); c >= 0; c = cpuset_next(&t->present, c)) {
+		t->order[n++] = (uint16_t)c;
+		t->core_type[c] = descs[c].core_type;
+		if (descs[c].source != descs[t->order[0]].source)
+			t->mixed_sources = 1;
+	}
+	t->source = descs[t->order[0]].source;
+
+	struct build_ctx b = { t, descs };
+	struct cpu_group *root = &t->groups[t->ngroups++];
+	root->cg_parent = NULL;
+	rc = build_group(&b, root, 0, n, TL_ROOT);
+	if (rc)
+		return rc;
+	t->root = root;
+	return TOPO_OK;
+}
+
+struct cpu_group *topo_find(struct cpu_group *top, int cpu)
+{
+	if (!top || cpu < 0 || !cpuset_isset(&top->cg_mask, (unsigned)cpu))
+		return NULL;
+	while (top->cg_children) {
+		struct cpu_group *next = NULL;
+		for (int i = 0; i < top->cg_children && !next; i++)
+			if (cpuset_isset(&top->cg_child[i].cg_mask, (unsigned)cpu))
+				next = &top->cg_child[i];
+		if (!next)
+			return NULL;
+		top = next;
+	}
+	return top;
+}

@@ -1,0 +1,117 @@
+/* cmd_cpu.c — shell commands about the logical CPUs: `cpus` and `cpuid`. */
+#include <shell.h>
+#include <smp.h>
+#include <cpu.h>
+#include <cpuid_decode.h>
+#include <printk.h>
+
+static const char *cpus_source_name(unsigned source)
+{
+	switch (source) {
+	case CPU_DESC_FROM_CPUID: return "CPUID";
+	case CPU_DESC_FROM_DUMP: return "CPUID dump";
+	case CPU_DESC_FROM_MACHINE_FILE: return "machine description";
+	default: return "?";
+	}
+}
+
+/* One line per CPU from its descriptor (see cpu_desc_format_line), then the
+ * online count and where the descriptors came from. Reads per-CPU state
+ * without locks: a line may be a tick behind. */
+static int cmd_cpus(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	char line[160];
+	unsigned n = smp_cpu_count(), from = 0xFF;
+
+	cpu_desc_format_header(line, sizeof(line));
+	printk("%s\n", line);
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		const struct cpu_desc *d = smp_cpu_desc(cpu);
+		if (!d) {
+			printk("%4u 0x%04x (never came online)\n", cpu, smp_cpu_apic_id(cpu));
+			continue;
+		}
+		if (from == 0xFF)
+			from = d->source;
+		else if (from != d->source)
+			from = 0xFE;
+		cpu_desc_format_line(line, sizeof(line), cpu, d, smp_cpu_online(cpu),
+				     smp_cpu_ticks(cpu));
+		printk("%s\n", line);
+	}
+	printk("%u CPUs, %u online; descriptors from %s\n", n, smp_online_count(),
+	       from == 0xFE ? "several sources" : cpus_source_name(from));
+	return 0;
+}
+SHELL_COMMAND(cpus, 0, 0, "", "list the logical CPUs: APIC id, core type, topology ids, HFI row",
+	      cmd_cpus);
+
+/* Parse a number: hexadecimal (optional 0x) when hex, else decimal; the
+ * whole word must be used and the value fit in 32 bits. */
+static int cpuid_parse(const char *s, int hex, uint32_t *out)
+{
+	uint64_t v = 0;
+	unsigned base = hex ? 16 : 10;
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned dig;
+		if (*s >= '0' && *s <= '9')
+			dig = (unsigned)(*s - '0');
+		else if (hex && *s >= 'a' && *s <= 'f')
+			dig = (unsigned)(*s - 'a' + 10);
+		else if (hex && *s >= 'A' && *s <= 'F')
+			dig = (unsigned)(*s - 'A' + 10);
+		else
+			return -1;
+		v = v * base + dig;
+		if (v > 0xFFFFFFFFull)
+			return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+struct cpuid_call {
+	uint32_t leaf, sub;
+	uint32_t regs[4];
+};
+
+/* Runs on the target CPU (through smp_call_on). */
+static void cpuid_on_cpu(void *arg)
+{
+	struct cpuid_call *c = arg;
+	cpuid(c->leaf, c->sub, &c->regs[0], &c->regs[1], &c->regs[2], &c->regs[3]);
+}
+
+/* `cpuid LEAF [SUB] [CPU]`: the raw registers from any online CPU. */
+static int cmd_cpuid(int argc, char **argv)
+{
+	struct cpuid_call c = { 0, 0, { 0, 0, 0, 0 } };
+	uint32_t cpu = cpu_current();
+
+	if (cpuid_parse(argv[1], 1, &c.leaf) ||
+	    (argc > 2 && cpuid_parse(argv[2], 1, &c.sub)) ||
+	    (argc > 3 && cpuid_parse(argv[3], 0, &cpu))) {
+		printk("cpuid: bad number; usage: cpuid LEAF [SUB] [CPU] (LEAF, SUB hex; CPU decimal)\n");
+		return 1;
+	}
+	if (cpu >= smp_cpu_count() || !smp_cpu_online(cpu)) {
+		printk("cpuid: CPU %u is not online (%u CPUs)\n", cpu, smp_cpu_count());
+		return 1;
+	}
+	if (smp_call_on(cpu, cpuid_on_cpu, &c) != 0) {
+		printk("cpuid: CPU %u did not answer\n", cpu);
+		return 1;
+	}
+	printk("cpu %u leaf 0x%x sub 0x%x: eax=0x%08x ebx=0x%08x ecx=0x%08x edx=0x%08x\n",
+	       cpu, c.leaf, c.sub, c.regs[0], c.regs[1], c.regs[2], c.regs[3]);
+	return 0;
+}
+SHELL_COMMAND(cpuid, 1, 3, "LEAF [SUB] [CPU]",
+	      "raw CPUID registers from a CPU (LEAF, SUB hex; CPU decimal, default this one)",
+	      cmd_cpuid);

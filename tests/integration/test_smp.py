@@ -1,0 +1,78 @@
+"""SMP bring-up: every CPU comes online (1, 4 and 20 CPUs), every CPU's
+timer ticks, smp_call_on() reaches every CPU, maxcpus= leaves CPUs offline
+with a message, and a panic with several CPUs stops the others first."""
+import re
+import time
+
+from qemu import TestFailure
+
+
+def check(cond, msg):
+    if not cond:
+        raise TestFailure(msg)
+
+
+def ticks(m):
+    out = m.command("sysctl kern.smp.ticks")
+    g = re.search(r"kern\.smp\.ticks: min (\d+) max (\d+)", out)
+    check(g, "no kern.smp.ticks in:\n" + out)
+    return int(g.group(1)), int(g.group(2))
+
+
+def boot_all_online(ctx, n):
+    m = ctx.machine(smp=n)
+    m.expect(r"smp: %d of %d CPUs online" % (n, n), timeout=180)
+    m.wait_prompt(180)
+    out = m.command("sysctl kern.smp.online")
+    check("kern.smp.online: %d" % n in out, out)
+    out = m.command("sysctl kern.smp.call_test", timeout=60)
+    check("%d of %d CPUs answered" % (n, n) in out, out)
+    # Every CPU ticked between the readings: the new minimum passes the old maximum.
+    _, hi = ticks(m)
+    deadline = time.time() + 60
+    while True:
+        lo, _ = ticks(m)
+        if lo > hi:
+            break
+        check(time.time() < deadline, "some CPU's ticks stay at or below %d (min now %d)" % (hi, lo))
+        time.sleep(0.5)
+    check("nmi:" not in m.output and "panic" not in m.output, m.tail())
+
+
+def test_smp_1_cpu(ctx):
+    boot_all_online(ctx, 1)
+
+
+def test_smp_4_cpus(ctx):
+    boot_all_online(ctx, 4)
+
+
+def test_smp_20_cpus(ctx):
+    boot_all_online(ctx, 20)
+
+
+def test_smp_maxcpus(ctx):
+    m = ctx.machine(smp=4, cmdline="maxcpus=2")
+    m.expect(r"smp: maxcpus=2: 2 CPUs stay offline")
+    m.expect(r"smp: 2 of 2 CPUs online")
+    m.wait_prompt()
+    out = m.command("sysctl kern.smp.cpus")
+    check("kern.smp.cpus: 2" in out, out)
+
+
+def test_smp_hz_sysctls(ctx):
+    m = ctx.machine(smp=2, run="sysctl kern.hz; sysctl kern.stathz; poweroff")
+    m.expect(r"kern\.hz: 100")
+    m.expect(r"kern\.stathz: 100")
+    check(m.wait_exit(120) == 0, "poweroff failed")
+
+
+def test_smp_panic_stops_others(ctx):
+    m = ctx.machine(smp=4, run="panic stop the world", cmdline="panic=exit")
+    m.expect(r"smp: 4 of 4 CPUs online")
+    m.expect(r"panic: stop the world")
+    m.expect(r"\(on cpu 0; the other CPUs were stopped\)")
+    m.expect(r"System stopped \(panic=exit\)")
+    rc = m.wait_exit(120)
+    check(rc == 3, "qemu-run status %d, wanted 3" % rc)
+    check("nmi: unexpected" not in m.output, m.tail())

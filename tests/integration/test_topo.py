@@ -1,0 +1,97 @@
+"""Every machine preset boots with all its CPUs online and the expected
+topology tree; `cpus`, `cpuid` and kern.sched.topology_spec on a booted
+hybrid machine."""
+import os
+import re
+
+from qemu import ROOT, TestFailure
+
+
+def check(cond, msg):
+    if not cond:
+        raise TestFailure(msg)
+
+
+def boot_preset(ctx, name, script="topo; poweroff"):
+    m = ctx.machine(machine_file=os.path.join(ROOT, "machines", name + ".machine"), run=script)
+    return m
+
+
+def expect_tree(ctx, name, ncpu, source, tree_lines):
+    m = boot_preset(ctx, name)
+    m.expect(r"smp: %d of %d CPUs online" % (ncpu, ncpu), timeout=180)
+    m.expect(r"topology source: " + source)
+    m.expect(r"descriptors from (machine description|CPUID)\r\n")
+    start = m.pos
+    m.expect(r"mosaic> poweroff")
+    tree = m.output[start:m.pos].replace("\r", "")
+    for line in tree_lines:
+        check(line + "\n" in tree, "topo lacks %r:\n%s" % (line, tree))
+    check(m.wait_exit() == 0, "did not power off")
+
+
+P_PAIRS_AND_E_MODULES = ["level 1: share L3, cpus 0-19 (20): 6 P-core SMT groups, 2 E-core modules"] + \
+    ["  level 2: share L2, cpus %d-%d (2), SMT: P-core SMT group" % (c, c + 1) for c in range(0, 12, 2)] + \
+    ["  level 2: share L2, cpus 12-15 (4): E-core module",
+     "  level 2: share L2, cpus 16-19 (4): E-core module"]
+
+
+def test_i7_1370p(ctx):
+    expect_tree(ctx, "i7-1370p", 20, r"machine file Core i7-1370P", P_PAIRS_AND_E_MODULES)
+
+
+def test_i7_13800h(ctx):
+    expect_tree(ctx, "i7-13800h", 20, r"machine file Core i7-13800H", P_PAIRS_AND_E_MODULES)
+
+
+def test_core_ultra_7_155h(ctx):
+    expect_tree(ctx, "core-ultra-7-155h", 22, r"machine file Core Ultra 7 155H", [
+        "level 1: share none, cpus 0-21 (22): 1 L3 group, 1 LP-E-core module",
+        "  level 2: share L3, cpus 0-19 (20): 6 P-core SMT groups, 2 E-core modules",
+        "    level 3: share L2, cpus 2-5 (4): E-core module",
+        "    level 3: share L2, cpus 6-9 (4): E-core module",
+        "  level 2: share L2, cpus 20-21 (2): LP-E-core module"])
+
+
+def test_xeon_4p_ht(ctx):
+    expect_tree(ctx, "xeon-4p-ht", 8, r"machine file Xeon", [
+        "level 1: share none, cpus 0-7 (8): 4 SMT groups"] +
+        ["  level 2: share L3, cpus %d-%d (2), SMT: SMT group" % (c, c + 1) for c in range(0, 8, 2)])
+
+
+def test_opteron_2s(ctx):
+    expect_tree(ctx, "opteron-2s", 4, r"machine file Opteron", [
+        "level 1: share none, cpus 0-3 (4): 2 L3 groups",
+        "  level 2: share L3, cpus 0-1 (2): L3 group",
+        "  level 2: share L3, cpus 2-3 (2): L3 group"])
+
+
+def test_small_hybrid(ctx):
+    expect_tree(ctx, "small-hybrid", 4, r"machine file small hybrid", [
+        "level 1: share L3, cpus 0-3 (4): 1 P-core SMT group, 1 E-core module",
+        "  level 2: share L2, cpus 0-1 (2), SMT: P-core SMT group",
+        "  level 2: share L2, cpus 2-3 (2): E-core module"])
+
+
+def test_plain_smp_uses_cpuid(ctx):
+    expect_tree(ctx, "smp", 4, r"CPUID", ["level 1: share none, cpus 0-3 (4): CPU group"])
+
+
+def test_cpus_cpuid_and_topology_spec(ctx):
+    m = boot_preset(ctx, "small-hybrid",
+                    "cpus; cpuid 0 0 0; cpuid 1 0 3; cpuid 1 0 9; sysctl kern.sched.topology_spec; poweroff")
+    m.expect(r"mosaic> cpus")
+    for cpu, apic, kind in [(0, 0, "P"), (1, 1, "P"), (2, 2, "E"), (3, 3, "E")]:
+        m.expect(r"\n\s+%d 0x%04x %s\s.*yes" % (cpu, apic, kind))
+    m.expect(r"4 CPUs, 4 online; descriptors from machine description")
+    m.expect(r"cpu 0 leaf 0x0 sub 0x0: eax=0x[0-9a-f]{8} ebx=")
+    # CPUID 1 EBX[31:24] is the initial APIC id of the CPU that ran it.
+    mm = m.expect(r"cpu 3 leaf 0x1 sub 0x0: eax=0x[0-9a-f]{8} ebx=0x([0-9a-f]{2})")
+    check(int(mm.group(1), 16) == 3, "cpuid ran on APIC id %s, not 3" % mm.group(1))
+    m.expect(r"cpuid: .*9")             # CPU 9 does not exist: one error line
+    m.expect(r"kern.sched.topology_spec: <groups>")
+    m.expect(r'<group level="1" cache-level="3">')
+    m.expect(r'<cpu count="4" mask="f[^"]*">0, 1, 2, 3</cpu>')
+    m.expect(r'<flag name="SMT">SMT group</flag>')
+    m.expect(r"</groups>")
+    check(m.wait_exit() == 0, "did not power off")

@@ -1,0 +1,254 @@
+/* Host tests for the machine-description parser and its application to
+ * CPU descriptors (kernel/lib/machine_parse.c, machine_check.c,
+ * machine_apply.c), including every preset in machines/. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <machine.h>
+#include <string.h>
+
+static struct machine mach;
+static char err[256];
+
+static int parse(const char *text)
+{
+	return machine_parse(&mach, text, strlen(text), "t.machine", err, sizeof(err));
+}
+
+/* Parse text, which must fail with exactly this message. */
+static void expect_error(const char *text, const char *message)
+{
+	assert_int_equal(parse(text), -1);
+	assert_string_equal(err, message);
+}
+
+static int parse_file(const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "machines/%s.machine", name);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static char buf[65536];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	int rc = machine_parse(&mach, buf, n, path, err, sizeof(err));
+	if (rc)
+		fail_msg("%s", err);
+	return rc;
+}
+
+#define HEAD "model test box\ncpus 4\nmemory 512M\nhfi-rows 2\nspeed P 1\nspeed E 0.54\nsmt-throughput P 1.39\n"
+#define CPU0 "cpu 0 type=P core=0 thread=0 module=0 llc=0 row=0\n"
+#define CPU1 "cpu 1 type=P core=0 thread=1 module=0 llc=0 row=0\n"
+#define CPU2 "cpu 2 type=E core=1 module=1 llc=0 row=1\n"
+#define CPU3 "cpu 3 type=E core=2 module=1 llc=0 row=1\n"
+#define HFI  "hfi 0 perf=255 ee=80\nhfi 1 perf=140 ee=200\n"
+#define GOOD HEAD CPU0 CPU1 CPU2 CPU3 HFI
+
+static void test_small_machine(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("# a comment\n\n" GOOD "event 100 row=1 perf=10 ee=20  # later\n"
+			       "event 100 row=0 perf=0 ee=0\n"), 0);
+	assert_string_equal(mach.model, "test box");
+	assert_int_equal(mach.cpu_count, 4);
+	assert_int_equal(mach.mem_bytes, 512ull << 20);
+	assert_int_equal(mach.hfi_rows, 2);
+	assert_int_equal(mach.speed[CPU_CORE_P], 1000);
+	assert_int_equal(mach.speed[CPU_CORE_E], 540);
+	assert_int_equal(mach.smt_throughput[CPU_CORE_P], 1390);
+	assert_int_equal(mach.cpu[1].type, CPU_CORE_P);
+	assert_int_equal(mach.cpu[1].thread, 1);
+	assert_int_equal(mach.cpu[1].smt_threads, 2);
+	assert_int_equal(mach.cpu[3].smt_threads, 1);
+	assert_int_equal(mach.cpu[3].module, 1);
+	assert_int_equal(mach.cpu[3].hfi_row, 1);
+	assert_int_equal(mach.hfi[1].perf, 140);
+	assert_int_equal(mach.hfi[1].ee, 200);
+	assert_int_equal(mach.event_count, 2);
+	assert_int_equal(mach.event[0].time_ms, 100);
+	assert_int_equal(mach.event[0].row, 1);
+	assert_int_equal(mach.event[0].ee, 20);
+}
+
+/* Counts per core type, SMT cores, cores without an LLC, rows in use. */
+static void census(unsigned *types, unsigned *smt_cpus, unsigned *no_llc, unsigned *rows)
+{
+	int used[MACHINE_MAX_ROWS] = { 0 };
+	memset(types, 0, MACHINE_CORE_TYPES * sizeof(*types));
+	*smt_cpus = *no_llc = *rows = 0;
+	for (unsigned i = 0; i < mach.cpu_count; i++) {
+		types[mach.cpu[i].type]++;
+		*smt_cpus += mach.cpu[i].smt_threads > 1;
+		*no_llc += mach.cpu[i].llc == MACHINE_NO_LLC;
+		if (mach.cpu[i].hfi_row >= 0 && !used[mach.cpu[i].hfi_row]++)
+			(*rows)++;
+	}
+}
+
+static void test_presets(void **state)
+{
+	(void)state;
+	unsigned types[MACHINE_CORE_TYPES], smt, no_llc, rows;
+
+	parse_file("i7-1370p");
+	census(types, &smt, &no_llc, &rows);
+	assert_int_equal(mach.cpu_count, 20);
+	assert_int_equal(types[CPU_CORE_P], 12);
+	assert_int_equal(types[CPU_CORE_E], 8);
+	assert_int_equal(smt, 12);
+	assert_int_equal(rows, 8);
+	assert_int_equal(mach.cpu[12].module, mach.cpu[15].module);
+	assert_int_not_equal(mach.cpu[15].module, mach.cpu[16].module);
+	assert_int_equal(mach.cpu[4].hfi_row, mach.cpu[5].hfi_row);
+
+	parse_file("core-ultra-7-155h");
+	census(types, &smt, &no_llc, &rows);
+	assert_int_equal(mach.cpu_count, 22);
+	assert_int_equal(types[CPU_CORE_P], 12);
+	assert_int_equal(types[CPU_CORE_E], 8);
+	assert_int_equal(types[CPU_CORE_LPE], 2);
+	assert_int_equal(no_llc, 2);
+	assert_int_equal(rows, 22);
+	static const int row_of_cpu[22] = { 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 0, 1,
+					    2, 3, 6, 7, 8, 9, 10, 11, 20, 21 };
+	for (unsigned i = 0; i < 22; i++)
+		assert_int_equal(mach.cpu[i].hfi_row, row_of_cpu[i]);
+
+	parse_file("i7-13800h");
+	census(types, &smt, &no_llc, &rows);
+	assert_int_equal(types[CPU_CORE_P], 12);
+	assert_int_equal(types[CPU_CORE_E], 8);
+
+	parse_file("xeon-4p-ht");
+	census(types, &smt, &no_llc, &rows);
+	assert_int_equal(types[CPU_CORE_UNKNOWN], 8);
+	assert_int_equal(smt, 8);
+	assert_int_equal(rows, 0);
+	assert_int_equal(mach.cpu[7].package, 3);
+
+	parse_file("opteron-2s");
+	census(types, &smt, &no_llc, &rows);
+	assert_int_equal(smt, 0);
+	assert_int_equal(mach.cpu[3].package, 1);
+
+	parse_file("small-hybrid");
+	assert_int_equal(mach.cpu_count, 4);
+
+	parse_file("smp");
+	assert_int_equal(mach.topology, MACHINE_TOPOLOGY_CPUID);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_error(HEAD "frobnicate 3\n", "t.machine:8: unknown key 'frobnicate'");
+	expect_error(HEAD CPU0 "cpu 0 type=P core=0 thread=1 module=0 llc=0 row=0\n",
+		     "t.machine:9: CPU 0 described twice (first at line 8)");
+	expect_error(HEAD "cpu 2 type=E core=1 module=1 llc=0 row=2\n",
+		     "t.machine:8: HFI row 2 out of range (hfi-rows 2: 0..1)");
+	expect_error(HEAD CPU0 CPU1 CPU2 HFI,
+		     "t.machine:2: 'cpus 4' but CPU 3 is not described");
+	expect_error(HEAD CPU0 CPU1 CPU2 CPU3 "cpu 4 type=E core=3 module=1 llc=0 row=1\n",
+		     "t.machine:12: CPU 4 out of range ('cpus 4' at line 2)");
+	expect_error(HEAD "cpu 0 type=P core=x0 module=0 llc=0 row=0\n",
+		     "t.machine:8: bad number 'x0' for core= (expected 0..4294967294)");
+	expect_error("cpus 1\nmemory 1G\nspeed none 1\ncpu 0 type=none core=0 module=0 llc=0 row=none\n",
+		     "t.machine:4: end of file without a 'model' line");
+	expect_error("model m\ncpus 99999\n", "t.machine:2: bad number '99999' for cpus (expected 0..256)");
+	expect_error("model m\nspeed P fast\n",
+		     "t.machine:2: bad number 'fast' for speed (expected a decimal above 0, e.g. 0.54)");
+	expect_error("model m\nspeed E 0.5432\n",
+		     "t.machine:2: bad number '0.5432' for speed (expected a decimal above 0, e.g. 0.54)");
+	expect_error("model m\nmemory 12\n", "t.machine:2: bad memory size '12' (expected e.g. 512M or 2G)");
+	expect_error("model a\nmodel b\n", "t.machine:2: duplicate 'model' (first at line 1)");
+	expect_error(HEAD "hfi 0 perf=256 ee=1\n", "t.machine:8: bad number '256' for perf (expected 0..255)");
+	expect_error(HEAD "hfi 0 perf=1\n", "t.machine:8: needs both perf= and ee= (0..255)");
+	expect_error(HEAD "cpu 0 type=P core=0 module=0 llc=0 row=0 colour=red\n",
+		     "t.machine:8: unknown cpu attribute 'colour' (expected type= core= thread= module= llc= package= row=)");
+	expect_error(HEAD "cpu 0 type=Q core=0 module=0 llc=0 row=0\n",
+		     "t.machine:8: unknown core type 'Q' (expected P, E, LP-E or none)");
+	expect_error(HEAD "cpu 0 type=P core=0 llc=0 row=0\n", "t.machine:8: cpu 0: missing module=");
+	expect_error("model m\ncpu 0 type=P core=0 module=0 llc=0 row=0\n",
+		     "t.machine:2: 'cpu' line before the 'cpus' line");
+	expect_error(HEAD CPU0 CPU1 CPU2 "cpu 3 type=P core=2 module=1 llc=0 row=1\n" HFI,
+		     "t.machine:11: CPU 3 is in module 1 with CPU 2 (line 10) but has a different type");
+	expect_error(HEAD CPU0 "cpu 1 type=P core=0 thread=0 module=0 llc=0 row=0\n" CPU2 CPU3 HFI,
+		     "t.machine:9: CPU 1 repeats thread 0 of core 0 (CPU 0, line 8)");
+	expect_error(HEAD CPU0 "cpu 1 type=P core=0 thread=2 module=0 llc=0 row=0\n" CPU2 CPU3 HFI,
+		     "t.machine:9: CPU 1: thread=2 but core 0 has 2 thread(s)");
+	expect_error(HEAD CPU0 CPU1 CPU2 CPU3 "hfi 0 perf=255 ee=80\n",
+		     "t.machine:10: CPU 2 uses HFI row 1, which has no 'hfi' line");
+	expect_error("model m\ncpus 1\nmemory 1G\nhfi-rows 1\nhfi 0 perf=1 ee=1\n"
+		     "cpu 0 type=LP-E core=0 module=0 llc=none row=0\n",
+		     "t.machine:6: CPU 0 is a LP-E core but there is no 'speed LP-E' line");
+	expect_error(GOOD "event 100 row=1 perf=1 ee=1\nevent 50 row=1 perf=1 ee=1\n",
+		     "t.machine:15: event at 50 ms comes after one at 100 ms");
+	expect_error("model m\ntopology cpuid\ncpus 1\ncpu 0 type=P core=0 module=0 llc=0 row=none\n",
+		     "t.machine:4: 'cpu' line in a 'topology cpuid' description");
+	expect_error("model m\ncpus 1\x01\n", "t.machine:2: control character 0x01 in the text");
+	expect_error("", "t.machine:0: end of file without a 'model' line");
+}
+
+static void test_apply(void **state)
+{
+	(void)state;
+	struct cpu_desc d[4], before[4];
+	struct cpu_desc *p[4];
+	memset(d, 0, sizeof(d));
+	for (unsigned i = 0; i < 4; i++) {
+		d[i].apic_id = i;
+		d[i].core_id = i;
+		d[i].cache_id[3] = 0;
+		d[i].hfi_row = CPU_DESC_NO_HFI_ROW;
+		p[i] = &d[i];
+	}
+	memcpy(before, d, sizeof(d));
+	assert_int_equal(parse(GOOD), 0);
+
+	/* Mismatches leave the descriptors untouched. */
+	assert_int_equal(machine_apply(&mach, p, 3, err, sizeof(err)), -1);
+	assert_string_equal(err, "the description has 4 CPUs, this machine 3");
+	p[2] = NULL;
+	assert_int_equal(machine_apply(&mach, p, 4, err, sizeof(err)), -1);
+	assert_string_equal(err, "CPU 2 is not online");
+	p[2] = &d[1];
+	assert_int_equal(machine_apply(&mach, p, 4, err, sizeof(err)), -1);
+	assert_string_equal(err, "CPUs 1 and 2 share one descriptor");
+	assert_memory_equal(d, before, sizeof(d));
+	p[2] = &d[2];
+
+	assert_int_equal(machine_apply(&mach, p, 4, err, sizeof(err)), 0);
+	assert_int_equal(d[1].apic_id, 1);
+	assert_int_equal(d[1].core_id, 0);
+	assert_int_equal(d[1].smt_id, 1);
+	assert_int_equal(d[1].smt_threads, 2);
+	assert_int_equal(d[1].core_type, CPU_CORE_P);
+	assert_int_equal(d[3].core_type, CPU_CORE_E);
+	assert_int_equal(d[3].cache_id[2], 1);
+	assert_int_equal(d[3].module_id, 1);
+	assert_int_equal(d[3].cache_id[3], 0);
+	assert_int_equal(d[3].hfi_row, 1);
+	assert_int_equal(d[0].source, CPU_DESC_FROM_MACHINE_FILE);
+
+	/* A CPUID-topology description changes nothing. */
+	parse_file("smp");
+	memcpy(before, d, sizeof(d));
+	assert_int_equal(machine_apply(&mach, p, 4, err, sizeof(err)), 0);
+	assert_memory_equal(d, before, sizeof(d));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_small_machine),
+		cmocka_unit_test(test_presets),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_apply),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
