@@ -47,9 +47,9 @@ static void kernel_main_continued(void *arg)
 	time_init();
 	serial_enable_input_irq();
 	ps2kbd_init();
+	cpu_sti();                  /* the boot CPU ticks while the others start */
 	smp_start_aps();
 	machine_platform_apply();   /* before anything reads the descriptors */
-	cpu_sti();
 	shell_main(cmdline_get("run"));
 }
 
