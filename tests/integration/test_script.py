@@ -41,7 +41,8 @@ def test_reboot_restarts_machine(ctx):
 
 
 def test_make_run_qemu_run(ctx):
-    p = subprocess.run(["make", "--no-print-directory", "run-qemu", "RUN=echo \"quoted  words\"; version; poweroff", "SMP=2"],
+    """`make run-qemu RUN=…` on the default machine, with quotes in RUN."""
+    p = subprocess.run(["make", "--no-print-directory", "run-qemu", "RUN=echo \"quoted  words\"; version; topo; poweroff"],
                        cwd=ROOT, capture_output=True, text=True, timeout=300)
     out = p.stdout + p.stderr
     with open(os.path.join(ctx.log_dir, ctx.name + ".log"), "w") as f:
@@ -49,3 +50,7 @@ def test_make_run_qemu_run(ctx):
     check(p.returncode == 0, "make run-qemu failed (%d):\n%s" % (p.returncode, out[-2000:]))
     check("\nquoted  words" in out.replace("\r", ""), "echo output missing:\n" + out[-2000:])
     check("Mosaic" in out and "powering off" in out, out[-2000:])
+    # The default machine: the i7-1370p model, all 20 CPUs, its tree.
+    check("smp: 20 of 20 CPUs online" in out, out[-3000:])
+    check("level 1: share L3, cpus 0-19 (20): 6 P-core SMT groups, 2 E-core modules" in out,
+          out[-3000:])
