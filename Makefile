@@ -129,6 +129,12 @@ UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/
 UNIT_SRCS_machine_parse := kernel/lib/machine_parse.c kernel/lib/machine_check.c \
                            kernel/lib/machine_values.c kernel/lib/machine_apply.c kernel/lib/format.c
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c
+ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/topo_build.c tests/unit/sched_plat_test.c
+UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
+UNIT_SRCS_ule_runq     := $(ULE_TEST_SRCS)
+UNIT_SRCS_ule_search   := $(ULE_TEST_SRCS)
+UNIT_SRCS_ule_pickcpu  := $(ULE_TEST_SRCS)
+UNIT_SRCS_ule_balance  := $(ULE_TEST_SRCS)
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')

@@ -3,6 +3,7 @@
 #include <console.h>
 #include <cpu.h>
 #include <spinlock.h>
+#include <waitq.h>
 
 /* Guards the sink list, the log ring and every sink's own state: one
  * console_write() reaches all sinks before another CPU's may start, so
@@ -18,6 +19,8 @@ static uint64_t log_written;   /* total bytes; the ring holds the last ones */
 #define INPUT_RING 256
 static volatile char input_ring[INPUT_RING];
 static volatile unsigned input_head, input_tail;   /* head: next write */
+/* Readers sleep here; its lock guards the input ring. */
+static struct waitq input_wq = WAITQ_INIT("console input");
 
 /* Calls fn on the logged output in order, in at most two pieces.
  * Caller holds the console lock. */
@@ -81,28 +84,49 @@ void console_break_lock(void)
 	spin_break(&console_lock);
 }
 
-/* Called with interrupts off (from handlers). Drops input when full. */
+/* Called with interrupts off (from handlers). Drops input when full;
+ * wakes the reader. */
 void console_input_push(char c)
 {
+	spin_lock(&input_wq.lock);
 	unsigned next = (input_head + 1) % INPUT_RING;
-	if (next == input_tail)
-		return;
-	input_ring[input_head] = c;
-	input_head = next;
+	if (next != input_tail) {
+		input_ring[input_head] = c;
+		input_head = next;
+		waitq_wake_all_locked(&input_wq);
+	}
+	spin_unlock(&input_wq.lock);
 }
 
-/* Single consumer (the shell). Sleeps with sti;hlt so a byte arriving
- * between the check and the halt still wakes us. */
+/* Takes the next byte into *c; 1 if there was one. Caller holds the input
+ * queue's lock. */
+static int console_input_pop(char *c)
+{
+	if (input_tail == input_head)
+		return 0;
+	*c = input_ring[input_tail];
+	input_tail = (input_tail + 1) % INPUT_RING;
+	return 1;
+}
+
+/* Single consumer (the shell). The ring is tested under the queue's lock
+ * and the reader sleeps on it, so a byte pushed in between still wakes
+ * it; before the scheduler runs, the sleep is sti;hlt. */
 char console_getc(void)
 {
-	for (;;) {
-		cpu_cli();
-		if (input_tail != input_head) {
-			char c = input_ring[input_tail];
-			input_tail = (input_tail + 1) % INPUT_RING;
-			cpu_sti();
-			return c;
-		}
-		cpu_sti_hlt();
-	}
+	char c;
+	uint64_t flags = spin_lock_irqsave(&input_wq.lock);
+	while (!console_input_pop(&c))
+		waitq_sleep_locked(&input_wq);
+	spin_unlock_irqrestore(&input_wq.lock, flags);
+	return c;
+}
+
+/* See console.h. */
+int console_trygetc(char *c)
+{
+	uint64_t flags = spin_lock_irqsave(&input_wq.lock);
+	int got = console_input_pop(c);
+	spin_unlock_irqrestore(&input_wq.lock, flags);
+	return got;
 }

@@ -14,6 +14,7 @@
 #include <shell.h>
 #include <smp.h>
 #include <string.h>
+#include <thread.h>
 #include <time.h>
 #include <acpi.h>
 #include <cpu.h>
@@ -50,6 +51,7 @@ static void kernel_main_continued(void *arg)
 	cpu_sti();                  /* the boot CPU ticks while the others start */
 	smp_start_aps();
 	machine_platform_apply();   /* before anything reads the descriptors */
+	thread_boot();              /* from here on this flow is thread "main" */
 	shell_main(cmdline_get("run"));
 }
 

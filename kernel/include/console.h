@@ -30,7 +30,10 @@ void console_break_lock(void);
 /* Queue one input byte. Called from interrupt handlers; drops when full.
  * Keyboards push ANSI escape sequences for arrow keys, like a terminal. */
 void console_input_push(char c);
-/* Next input byte; sleeps (hlt) until one arrives. Interrupts must be on. */
+/* Next input byte; sleeps on a wait queue (before the scheduler: hlt)
+ * until one arrives. Interrupts must be on. */
 char console_getc(void);
+/* Next input byte if one is waiting: 1 and *c set, else 0. Never sleeps. */
+int console_trygetc(char *c);
 
 #endif

@@ -32,6 +32,9 @@ struct shell_command {
 /* Print "usage: NAME ARGS" and the help line of the named command;
  * -1 (nothing printed) when there is no such command. */
 int shell_usage(const char *name);
+/* 1 while the boot script (run=) executes: commands that would wait for a
+ * key (top) do one round instead. */
+int shell_scripted(void);
 /* Run one command line (no ';' splitting). Returns the command's status. */
 int shell_run_line(char *line);
 /* Run the boot script (commands separated by ';'; may be NULL), then read

@@ -12,6 +12,13 @@ static char shell_prompt[32] = "mosaic> ";
 SYSCTL_STRING(kern_shell_prompt, "kern.shell.prompt", shell_prompt, sizeof(shell_prompt), 1,
 	      "the shell's prompt");
 static struct lineedit editor;
+static int shell_in_script;   /* 1 while the boot script runs */
+
+/* See shell.h. */
+int shell_scripted(void)
+{
+	return shell_in_script;
+}
 
 /* Commands in name order; the table is small, so a scan per step is fine. */
 const struct shell_command *shell_next_command(const struct shell_command *prev)
@@ -141,7 +148,9 @@ void shell_main(const char *script)
 	lineedit_init(&editor, console_write);
 	if (script && *script) {
 		printk("shell: running boot script\n");
+		shell_in_script = 1;
 		run_script(script);
+		shell_in_script = 0;
 	}
 	for (;;) {
 		lineedit_start(&editor, shell_prompt);

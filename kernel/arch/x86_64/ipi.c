@@ -8,6 +8,7 @@
 #include <time.h>
 #include <printk.h>
 #include <spinlock.h>
+#include <thread.h>
 
 #define CALL_TIMEOUT_NS 1000000000ull
 #define STOP_WAIT_US    100000
@@ -45,6 +46,14 @@ static void ipi_call_handler(struct trap_frame *tf)
 	__atomic_store_n(&mb->done, mb->requested, __ATOMIC_RELEASE);
 }
 
+/* VEC_IPI_RESCHED: let the scheduler decide whether to switch on the way
+ * out of this interrupt. Interrupts off. */
+static void ipi_resched_handler(struct trap_frame *tf)
+{
+	(void)tf;
+	thread_resched_ipi();
+}
+
 /* NMI: park this CPU when a panic asked for it; otherwise report the
  * stray NMI (LINT1, a hardware error line) and carry on. */
 static void ipi_nmi_handler(struct trap_frame *tf)
@@ -62,6 +71,7 @@ void ipi_init(void)
 	for (unsigned i = 0; i < MAXCPU; i++)
 		call_locks[i] = (struct spinlock)SPINLOCK_INIT("smp call");
 	trap_set_handler(VEC_IPI_CALL, ipi_call_handler);
+	trap_set_handler(VEC_IPI_RESCHED, ipi_resched_handler);
 	trap_set_handler(2, ipi_nmi_handler);
 }
 

@@ -20,6 +20,8 @@ struct smp_mailbox {
 	volatile uint64_t done;        /* calls finished */
 };
 
+struct thread;
+
 struct percpu {
 	struct percpu *self;           /* must stay first: %gs:0 */
 	unsigned cpu;                  /* logical id */
@@ -32,6 +34,11 @@ struct percpu {
 	uint64_t ist_top[2];           /* IST_DOUBLE_FAULT, IST_NMI stack tops */
 	int desc_valid;                /* desc filled by enumeration */
 	struct cpu_desc desc;
+	/* Threads (thread.h); written by this CPU only, NULL until thread_boot(). */
+	struct thread *curthread;      /* the thread running here */
+	struct thread *volatile idlethread;   /* set by the boot CPU; an AP waits for it */
+	volatile int need_resched;     /* switch at the next preemption point */
+	volatile int sched_ready;      /* 1 once this CPU runs threads */
 };
 
 /* The record of logical CPU cpu (< MAXCPU). */

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <panic.h>
 #include <string.h>
+#include <thread.h>
 
 #define TRAMP_PAGES      4            /* code, PML4, PDPT, page directory */
 #define TRAMP_BELOW      0x100000ull  /* a start-up IPI vector addresses the first 1 MiB */
@@ -70,7 +71,7 @@ int smp_boot_prepare(void)
 
 /* First C code of an AP, on its own kernel stack, still on the
  * trampoline's page table. Sets the CPU up like the boot CPU, reports
- * online, then idles serving interrupts. GS goes first: locks and panic()
+ * online, then idles serving interrupts until it enters its idle thread. GS goes first: locks and panic()
  * need cpu_current(). Never returns. */
 static void __attribute__((noreturn)) smp_ap_entry(struct percpu *p)
 {
@@ -84,8 +85,7 @@ static void __attribute__((noreturn)) smp_ap_entry(struct percpu *p)
 	p->desc_valid = 1;
 	time_init_ap();
 	__atomic_store_n(&p->online, 1, __ATOMIC_RELEASE);
-	for (;;)
-		cpu_sti_hlt();
+	thread_ap_enter(p->cpu);   /* idles serving interrupts until the scheduler starts */
 }
 
 /* See smp_boot.h. Boot CPU, interrupts off. */

@@ -14,6 +14,7 @@
 #include <panic.h>
 #include <percpu.h>
 #include <sysctl.h>
+#include <thread.h>
 
 #define CALIBRATE_MS 50
 
@@ -69,13 +70,15 @@ static int tsc_is_invariant(void)
 	return (d >> 8) & 1;
 }
 
-/* The LAPIC timer vector: count one tick on this CPU. Interrupts off; only
- * this CPU writes its counter. */
+/* The LAPIC timer vector: count one tick on this CPU, then the thread
+ * layer's tick (timers, sched_clock). Interrupts off; only this CPU writes
+ * its counter. */
 static void time_tick(struct trap_frame *tf)
 {
 	(void)tf;
 	struct percpu *p = percpu_self();
 	__atomic_store_n(&p->ticks, p->ticks + 1, __ATOMIC_RELAXED);
+	thread_tick();
 }
 
 /* See time.h. Boot-time, single CPU, interrupts off. */

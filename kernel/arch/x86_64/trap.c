@@ -6,6 +6,7 @@
 #include <printk.h>
 #include <panic.h>
 #include <backtrace.h>
+#include <thread.h>
 
 extern trap_handler_t trap_handlers[256];
 
@@ -79,4 +80,5 @@ void trap_dispatch(struct trap_frame *tf)
 	else if (unexpected_interrupts++ < 8)
 		printk("trap: unexpected interrupt on vector %lu\n", vec);
 	lapic_eoi();
+	thread_irq_exit(tf->rflags);   /* preemption point: may switch threads */
 }

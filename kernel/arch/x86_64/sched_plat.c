@@ -1,0 +1,100 @@
+/* sched_plat.c — the kernel's side of kernel/sched/sched_plat.h: CPUs,
+ * tdq locks, time, the reschedule IPI, idle halting, memory and panics. */
+#include "../../sched/sched_plat.h"
+#include <thread.h>
+#include <percpu.h>
+#include <ipi.h>
+#include <spinlock.h>
+#include <smp.h>
+#include <time.h>
+#include <cpu.h>
+#include <mm.h>
+#include <panic.h>
+
+static struct spinlock tdq_locks[MAXCPU] = {
+	[0 ... MAXCPU - 1] = SPINLOCK_INIT("tdq"),
+};
+
+int sched_plat_cpu_self(void)
+{
+	return (int)cpu_current();
+}
+
+int sched_plat_ncpu(void)
+{
+	return (int)smp_cpu_count();
+}
+
+/* A CPU takes threads once it runs its idle thread (thread_ap_enter()). */
+int sched_plat_cpu_online(int cpu)
+{
+	return cpu >= 0 && (unsigned)cpu < smp_cpu_count() &&
+	       __atomic_load_n(&percpu_get((unsigned)cpu)->sched_ready, __ATOMIC_ACQUIRE);
+}
+
+void sched_plat_tdq_lock(int cpu)
+{
+	spin_lock(&tdq_locks[cpu]);
+}
+
+int sched_plat_tdq_trylock(int cpu)
+{
+	return spin_trylock(&tdq_locks[cpu]);
+}
+
+void sched_plat_tdq_unlock(int cpu)
+{
+	spin_unlock(&tdq_locks[cpu]);
+}
+
+int sched_plat_tdq_owned(int cpu)
+{
+	return spin_held(&tdq_locks[cpu]);
+}
+
+/* The boot CPU's tick count. */
+uint64_t sched_plat_ticks(void)
+{
+	return time_ticks();
+}
+
+int sched_plat_hz(void)
+{
+	return TIMER_HZ;
+}
+
+uint64_t sched_plat_time_ns(void)
+{
+	return time_ns();
+}
+
+/* Fixed IPI on VEC_IPI_RESCHED, whatever the kind (the core counts them);
+ * its handler is thread_resched_ipi(). */
+void sched_plat_ipi(int cpu, int kind)
+{
+	(void)kind;
+	ipi_send((unsigned)cpu, VEC_IPI_RESCHED);
+}
+
+/* sti;hlt is one step: an interrupt pending at the sti wakes the hlt. */
+void sched_plat_idle_wait(int cpu)
+{
+	(void)cpu;
+	cpu_sti_hlt();
+	cpu_cli();
+}
+
+struct cpu_group *sched_plat_topo_root(void)
+{
+	return thread_topo_root();
+}
+
+void *sched_plat_alloc(size_t size)
+{
+	return kzalloc(size);
+}
+
+void sched_plat_panic(const char *msg)
+{
+	panic("sched: %s", msg);
+}

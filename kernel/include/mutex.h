@@ -1,0 +1,27 @@
+/*
+ * mutex.h — mutexes that sleep: a contending thread gives its CPU away
+ * instead of spinning. Threads only (never an interrupt handler, never
+ * with a spinlock held). Not recursive: relocking by the holder panics,
+ * and so does an unlock by a thread that does not hold it.
+ */
+#ifndef MOSAIC_MUTEX_H
+#define MOSAIC_MUTEX_H
+#include <waitq.h>
+
+struct mutex {
+	struct waitq wq;              /* its lock guards owner; sleepers wait here */
+	struct thread *volatile owner;
+	const char *name;
+};
+
+#define MUTEX_INIT(v, nm) { .wq = WAITQ_INIT(nm), .owner = 0, .name = (nm) }
+
+void mutex_init(struct mutex *m, const char *name);
+void mutex_lock(struct mutex *m);
+/* 1 when taken, 0 if another thread holds it. */
+int mutex_trylock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+/* 1 if the calling thread holds m. */
+int mutex_held(const struct mutex *m);
+
+#endif

@@ -1,0 +1,324 @@
+/*
+ * sched.h — the ULE scheduler core (FreeBSD 14-era generation, see
+ * shared/reference/ule.md §2–§10): what the thread layer calls.
+ *
+ * The thread layer embeds a struct td_sched in its struct thread (find the
+ * thread again with container_of) and never touches its fields except
+ * through the functions below; reading the fields for `ps`/`top` without a
+ * lock is allowed (values may be stale). Everything the core needs from the
+ * platform comes through sched_plat.h.
+ *
+ * CPUs and their queues. Each CPU has one tdq (run queues, load, lowest
+ * priority, ...) protected by that CPU's tdq lock (sched_plat_tdq_lock()).
+ * The idle thread of a CPU belongs to the thread layer and has no td_sched:
+ * sched_switch() returning NULL means "run the idle thread", and the idle
+ * thread passes cur == NULL.
+ *
+ * Thread states, kept by the core in ts_state, changed only under the tdq
+ * lock of ts_cpu:
+ *   SCHED_TS_INACTIVE  new, sleeping or exited: on no queue, counted nowhere;
+ *   SCHED_TS_RUNQ      on the run queue of ts_cpu (counted in its load);
+ *   SCHED_TS_RUNNING   chosen by sched_switch() on ts_cpu (counted in its load).
+ *
+ * LOCKING RULES (binding for every caller):
+ *  1. Every sched_* function except sched_init(), the tunable setters and the
+ *     readers marked "lock-free" is called with interrupts disabled on the
+ *     calling CPU, and with NO tdq lock held. The core takes and releases the
+ *     tdq locks itself and returns with none held. Locks of the thread layer
+ *     (wait queues, thread locks) may be held: they come before tdq locks in
+ *     the lock order; tdq locks are leaves, two of them are only ever taken
+ *     together in ascending CPU order (or with a trylock).
+ *  2. A thread is added (sched_add / sched_wakeup) only when it is INACTIVE;
+ *     at most one sched_wakeup() per sched_sleep() — the thread layer
+ *     serialises wakers (e.g. a compare-and-swap of its own thread state).
+ *     A wakeup that arrives after sched_sleep() but before the sleeper has
+ *     completed sched_switch(SCHED_SW_SLEEP) is legal: the core notices the
+ *     thread is still RUNNING and makes that switch keep it runnable (no lost
+ *     wakeup).
+ *  3. sched_switch() may requeue `cur` (yield, preemption, cancelled sleep),
+ *     and from that moment another CPU may steal it and return it from its
+ *     own sched_switch() before this CPU has saved cur's registers. The
+ *     thread layer must therefore not load a thread's context until the CPU
+ *     that last ran it has finished saving it (e.g. a per-thread `on_cpu`
+ *     word cleared by the context switch after the save and waited for
+ *     before the restore). The same applies to a thread woken right after
+ *     sched_switch(SCHED_SW_SLEEP) released it.
+ *  4. sched_plat_ipi() is called with tdq locks held; its kernel side must
+ *     not take a tdq lock.
+ *
+ * Time: "ticks" are the platform's periodic clock (sched_plat_hz() per
+ * second, global count sched_plat_ticks()); sched_clock() is called once
+ * per tick on every CPU (hz = stathz here). Run/wait times are in ns
+ * (sched_plat_time_ns()).
+ */
+#ifndef MOSAIC_SCHED_SCHED_H
+#define MOSAIC_SCHED_SCHED_H
+#include <stdint.h>
+#include "topo.h"
+
+/* ---- priorities (sys/sys/priority.h, FreeBSD <= 14 ranges); 0 best, 255 worst ---- */
+#define PRI_MIN_ITHD 0
+#define PRI_MAX_ITHD 15
+#define PRI_MIN_REALTIME 16
+#define PRI_MAX_REALTIME 47
+#define PRI_MIN_KERN 48
+#define PRI_MAX_KERN 87
+#define PRI_MIN_TIMESHARE 88
+#define PRI_MAX_TIMESHARE 223
+#define PRI_MIN_IDLE 224
+#define PRI_MAX_IDLE 255
+#define PRIO_MIN (-20)   /* nice range */
+#define PRIO_MAX 20
+
+/* ULE's split of timeshare into interactive and batch (§4.1). */
+#define SCHED_PRI_NRESV (PRIO_MAX - PRIO_MIN)
+#define SCHED_PRI_NHALF (SCHED_PRI_NRESV / 2)
+#define PRI_TIMESHARE_RANGE (PRI_MAX_TIMESHARE - PRI_MIN_TIMESHARE + 1)      /* 136 */
+#define PRI_INTERACT_RANGE ((PRI_TIMESHARE_RANGE - SCHED_PRI_NRESV) / 2)      /* 48 */
+#define PRI_BATCH_RANGE (PRI_TIMESHARE_RANGE - PRI_INTERACT_RANGE)           /* 88 */
+#define PRI_MIN_INTERACT PRI_MIN_TIMESHARE                                   /* 88 */
+#define PRI_MAX_INTERACT (PRI_MIN_TIMESHARE + PRI_INTERACT_RANGE - 1)         /* 135 */
+#define PRI_MIN_BATCH (PRI_MIN_TIMESHARE + PRI_INTERACT_RANGE)                /* 136 */
+#define PRI_MAX_BATCH PRI_MAX_TIMESHARE                                      /* 223 */
+#define SCHED_PRI_MIN (PRI_MIN_BATCH + SCHED_PRI_NHALF)                       /* 156 */
+#define SCHED_PRI_MAX (PRI_MAX_BATCH - SCHED_PRI_NHALF)                       /* 203 */
+#define SCHED_PRI_RANGE (SCHED_PRI_MAX - SCHED_PRI_MIN + 1)                   /* 48 */
+
+/* Interactivity score range (§4.3). */
+#define SCHED_INTERACT_MAX 100
+#define SCHED_INTERACT_HALF (SCHED_INTERACT_MAX / 2)
+#define SCHED_TICK_SHIFT 10
+
+/* Priority classes. TIMESHARE: priority computed from interactivity and
+ * %CPU plus nice (§4.5). REALTIME and IDLE: fixed priority, nice selects
+ * the level inside the class: REALTIME PRI_MIN_REALTIME + (nice+20)*31/40
+ * (16..47), IDLE PRI_MIN_IDLE + (nice+20)*31/40 (224..255). */
+enum sched_class { SCHED_CLASS_REALTIME = 1, SCHED_CLASS_TIMESHARE = 2, SCHED_CLASS_IDLE = 3 };
+
+enum sched_ts_state { SCHED_TS_INACTIVE = 0, SCHED_TS_RUNQ = 1, SCHED_TS_RUNNING = 2 };
+
+/* ts_flags (core-private except where noted). */
+#define TSF_BOUND 0x0001     /* bound to ts_cpu by sched_bind() */
+#define TSF_XFERABLE 0x0002  /* counted in its tdq's transferable */
+#define TSF_PICKCPU 0x0004   /* repick the CPU at the next switch (TDF_PICKCPU) */
+#define TSF_SLICEEND 0x0008  /* slice exhausted (TDF_SLICEEND) */
+#define TSF_WOKEN 0x0010     /* woken while still RUNNING: the sleep is cancelled */
+#define TSF_BOOSTED 0x0020   /* priority raised to static_boost since sched_sleep() */
+
+/* Per-thread scheduler data (§2.3). Zero-initialise, then sched_thread_init(). */
+struct td_sched {
+	struct td_sched *ts_next, *ts_prev; /* run-queue links (tdq lock) */
+	uint8_t ts_state;        /* enum sched_ts_state */
+	uint8_t ts_class;        /* enum sched_class */
+	int8_t ts_nice;          /* PRIO_MIN..PRIO_MAX */
+	uint8_t ts_pri;          /* current priority (what run queues and lowpri use) */
+	uint8_t ts_user_pri;     /* priority computed by sched_priority() / from the class */
+	uint8_t ts_runq;         /* which run queue it is on (ule_runq.h) */
+	uint8_t ts_rqindex;      /* bucket in that run queue */
+	uint8_t ts_pad;
+	uint16_t ts_flags;       /* TSF_* */
+	int16_t ts_pinned;       /* > 0: may not migrate (sched_pin / sched_bind) */
+	int32_t ts_cpu;          /* CPU it is queued on / runs on / last ran on */
+	int32_t ts_lastcpu;      /* CPU it ran on before the last switch-out, -1 never ran */
+	int32_t ts_bound_cpu;    /* CPU of sched_bind(), -1 if not bound */
+	int32_t ts_slice;        /* ticks of the current slice consumed (counts up) */
+	uint32_t ts_slptime;     /* voluntary sleep time, ticks << 10 */
+	uint32_t ts_runtime;     /* run time, ticks << 10 */
+	uint32_t ts_ticks;       /* run ticks in the %CPU window, << 10 */
+	uint64_t ts_ltick, ts_ftick; /* last / first tick of the %CPU window */
+	uint64_t ts_rltick;      /* tick of the last switch-out (cache affinity) */
+	uint64_t ts_slptick;     /* tick of sched_sleep(), 0 = not sleeping */
+	struct cpuset ts_mask;   /* CPUs it may run on */
+	/* statistics (read lock-free by ps/top) */
+	uint64_t ts_run_ns;      /* total time on a CPU */
+	uint64_t ts_wait_ns;     /* total time runnable on a run queue */
+	uint64_t ts_on_ns;       /* when it last started running */
+	uint64_t ts_enq_ns;      /* when it was last queued */
+	uint64_t ts_migrations;  /* times it ran on a CPU other than its previous one */
+	uint64_t ts_nswitch;     /* times it was switched out */
+};
+
+/* ---- set-up ---- */
+
+/* Initialises every tdq for CPUs 0..ncpu-1 under the tree root (which
+ * must stay valid; NULL: sched_plat_topo_root()), the per-CPU random seeds
+ * and the tunables derived from sched_plat_hz(). ncpu <= 0:
+ * sched_plat_ncpu(); at most TOPO_MAXCPU, and every CPU of the tree must
+ * be below it. Boot CPU, before any other sched_* call, interrupts in any
+ * state. Storage comes from sched_plat_alloc(). */
+void sched_init(struct cpu_group *root, int ncpu);
+
+/* Starts balancing, pickcpu searches and stealing across CPUs (until then
+ * every thread stays on the CPU that adds it). Call once every CPU whose
+ * tdq may receive threads is running its tick. Any CPU, no lock. */
+void sched_start_smp(void);
+
+/* Prepares a new thread: INACTIVE, class, nice (clamped to PRIO_MIN..MAX),
+ * CPUs it may run on (NULL: all), and ULE's fork inheritance from parent
+ * (NULL: none): the parent's history is copied and scaled down
+ * (sched_interact_fork), the child's slice starts nearly used, and the
+ * parent is charged one tick of run time. ts_cpu starts as the parent's CPU,
+ * else the calling CPU. No lock needed for ts; the parent must be the
+ * calling thread (or NULL). */
+void sched_thread_init(struct td_sched *ts, struct td_sched *parent, int pri_class, int nice,
+		       const struct cpuset *mask);
+
+/* Declares ts as the thread already running on the calling CPU (the boot
+ * thread that becomes a kernel thread): RUNNING, counted in the load.
+ * Once per such thread, before the CPU's first sched_switch(). */
+void sched_adopt_running(struct td_sched *ts);
+
+/* ---- making threads runnable ---- */
+
+/* sched_add() flags. */
+#define SCHED_ADD_DEFAULT 0
+#define SCHED_ADD_YIELDING 0x1  /* do not ask the calling CPU to preempt */
+
+/* Return value bit of sched_add()/sched_wakeup()/sched_set_*(): the calling
+ * CPU's current thread should be switched out as soon as the caller leaves
+ * its critical section (local preemption, §4.7 sched_setpreempt). Remote
+ * CPUs are told by IPI (sched_plat_ipi) from inside the call. */
+#define SCHED_RESCHED 1
+
+/* Makes an INACTIVE thread runnable (new thread or end of a wait that did
+ * not go through sched_sleep): recomputes a timeshare priority, chooses a
+ * CPU (sched_pickcpu, §6), queues it there (§7 tdq_add) and notifies that
+ * CPU (tdq_notify: IPI when it should preempt) or, if it is the calling
+ * CPU, returns SCHED_RESCHED when the thread should preempt the current
+ * one. Takes the chosen CPU's tdq lock. */
+int sched_add(struct td_sched *ts, int flags);
+
+/* Records the start of a voluntary sleep of the calling CPU's current
+ * thread ts (sleep tick, static_boost). Must be followed by
+ * sched_switch(ts, SCHED_SW_SLEEP). Takes the own tdq lock. */
+void sched_sleep(struct td_sched *ts);
+
+/* Ends a sleep begun with sched_sleep(): adds the slept time to the
+ * history, refreshes %CPU, resets the slice, then sched_add(). If ts has
+ * not yet switched out, only cancels its pending sleep (rule 2). Returns
+ * as sched_add(). Takes ts_cpu's tdq lock, then possibly another. */
+int sched_wakeup(struct td_sched *ts);
+
+/* ---- switching ---- */
+
+/* sched_switch() flags: exactly one of these. */
+#define SCHED_SW_YIELD 1    /* cur stays runnable, voluntary: tail of its queue */
+#define SCHED_SW_PREEMPT 2  /* cur stays runnable, preempted (tick, IPI, local wake) */
+#define SCHED_SW_SLEEP 3    /* cur blocks (after sched_sleep()) */
+#define SCHED_SW_EXIT 4     /* cur exits: removed for good, ts may be freed once switched out */
+
+/* Called on the running CPU to leave cur (NULL: the idle thread): charges
+ * its run time, requeues it if still runnable (on this CPU, or elsewhere
+ * after a repick: TSF_PICKCPU from the balancer, or its mask no longer
+ * allowing this CPU, or sched_bind to another CPU), or removes its load
+ * (sleep/exit, then tries a bounded steal if the CPU became empty, §8.6);
+ * then chooses the next thread and marks it RUNNING here. Returns it, cur
+ * itself (no switch needed), or NULL (run the idle thread). Takes the own
+ * tdq lock (and a target's when migrating cur), returns with none held. */
+struct td_sched *sched_switch(struct td_sched *cur, int flags);
+
+/* Per-tick work on cpu (the calling CPU) whose current thread is cur
+ * (NULL: idle): calendar advance, run-time/%CPU accounting, priority,
+ * slice; on CPU 0 also the periodic balancer with jitter (§8.1). Returns 1
+ * when cur should be switched out (slice used up, a preemption owed, or
+ * TSF_PICKCPU set). From the tick interrupt. */
+int sched_clock(int cpu, struct td_sched *cur);
+
+/* Handler of the scheduler IPI on the calling CPU cpu running cur (NULL:
+ * idle): returns 1 when cur should be switched out now (a better thread
+ * was queued, or cur was asked to repick its CPU), else 0 and clears the
+ * owed-preemption mark. From the IPI interrupt. */
+int sched_ipi(int cpu, struct td_sched *cur);
+
+/* One round of the idle loop of cpu (the calling CPU, running its idle
+ * thread): idle stealing (§8.5), spinning, then at most one
+ * sched_plat_idle_wait(). Returns 1 when the tdq has load (the idle thread
+ * then calls sched_switch(NULL, SCHED_SW_YIELD)), 0 after an idle wait
+ * ended without work (call again). */
+int sched_idle(int cpu);
+
+/* ---- changing a thread ---- */
+
+/* New nice value for a timeshare thread (priority recomputed; a queued
+ * thread is requeued; may ask for preemption like sched_add). Any state.
+ * Takes ts_cpu's tdq lock. Returns as sched_add(). */
+int sched_set_nice(struct td_sched *ts, int nice);
+
+/* New CPU mask (NULL: all). A queued thread whose CPU is no longer allowed
+ * is moved; a running one is asked (IPI or SCHED_RESCHED) to repick at its
+ * next switch. Takes ts_cpu's tdq lock (and a target's). */
+int sched_set_affinity(struct td_sched *ts, const struct cpuset *mask);
+
+/* Binds the calling CPU's current thread cur to cpu (pins it there).
+ * Returns SCHED_RESCHED if cur is not yet on cpu: the caller then calls
+ * sched_switch(cur, SCHED_SW_YIELD), which moves it. sched_unbind() undoes
+ * it. Takes the own tdq lock. */
+int sched_bind(struct td_sched *cur, int cpu);
+void sched_unbind(struct td_sched *cur);
+
+/* Pin/unpin the calling CPU's current thread to its CPU (nestable):
+ * while pinned it is never migrated. Own thread only, no lock. */
+void sched_pin(struct td_sched *cur);
+void sched_unpin(struct td_sched *cur);
+
+/* ---- reading (lock-free, values may be stale) ---- */
+
+/* Interactivity score 0..100 of ts (§4.3). */
+int sched_thread_score(const struct td_sched *ts);
+/* %CPU over the recent window, in hundredths of a percent (0..10000). */
+int sched_thread_pctcpu(const struct td_sched *ts);
+/* Running + queued threads on cpu (tdq_load); its lowest priority
+ * (PRI_MAX_IDLE when idle); queued migratable threads. */
+int sched_cpu_load(int cpu);
+int sched_cpu_lowpri(int cpu);
+int sched_cpu_transferable(int cpu);
+/* The thread running on cpu, NULL if idle (do not dereference without
+ * the thread layer's own guarantee that it still exists). */
+const struct td_sched *sched_cpu_curthread(int cpu);
+
+/* Checks cpu's queue invariants (each queued thread on exactly one bucket
+ * whose priority range it fits, RUNQ state and ts_cpu == cpu, load ==
+ * queued + running, transferable == migratable queued, lowpri exact);
+ * panics with a description on failure. Takes cpu's tdq lock. Called by
+ * the core itself after every queue change when kern.sched.debug is 1. */
+void sched_check_invariants(int cpu);
+
+/* ---- schedstats ---- */
+
+struct sched_stats {
+	uint64_t schedule;        /* sched_switch() calls */
+	uint64_t idle_switch;     /* switches that left the CPU idle */
+	uint64_t wakeup_local;    /* wakeups queued on the waking CPU */
+	uint64_t wakeup_remote;   /* wakeups queued on another CPU */
+	uint64_t run_ns;          /* run time of threads on this CPU */
+	uint64_t wait_ns;         /* time threads waited on this CPU's queues */
+	uint64_t timeslices;      /* slices that ran to the end */
+	uint64_t migrations;      /* threads that arrived here from another CPU */
+	uint64_t pick_idle_affinity; /* sched_pickcpu: last CPU idle and cache-warm */
+	uint64_t pick_llc_idle;   /* sched_pickcpu: idle CPU in the LLC group */
+	uint64_t pick_preempt;    /* sched_pickcpu: CPU where it is the best priority */
+	uint64_t pick_lowest;     /* sched_pickcpu: least loaded CPU anywhere */
+	uint64_t pick_local;      /* sched_pickcpu: the local CPU preferred */
+	uint64_t pick_fixed;      /* sched_pickcpu: pinned/bound/requeue-own, or before SMP */
+	uint64_t balance_runs;    /* balancer passes (CPU 0) */
+	uint64_t balance_moves;   /* threads moved by the balancer to this CPU */
+	uint64_t balance_pickcpu; /* running threads here told to repick by the balancer */
+	uint64_t idle_steals;     /* threads stolen by this CPU while idle */
+	uint64_t try_steals;      /* threads stolen by this CPU before idling */
+	uint64_t ipis;            /* scheduler IPIs sent by this CPU */
+};
+#define SCHED_STATS_NFIELDS (sizeof(struct sched_stats) / sizeof(uint64_t))
+
+/* Names of the fields, in order (for printing). */
+extern const char *const sched_stats_names[SCHED_STATS_NFIELDS];
+/* Copies cpu's counters (lock-free, each word exact, the set not atomic). */
+void sched_stats_cpu(int cpu, struct sched_stats *out);
+/* Sum over all CPUs. */
+void sched_stats_sum(struct sched_stats *out);
+/* Zeroes every CPU's counters (lock-free; counts racing with it may be lost). */
+void sched_stats_reset(void);
+
+/* CPUs the core was initialised with. */
+int sched_ncpu(void);
+
+#endif

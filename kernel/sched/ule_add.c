@@ -1,0 +1,266 @@
+/*
+ * ule_add.c — making threads runnable and telling the target CPU (§7):
+ * sched_add, sched_wakeup, sched_sleep, tdq_notify, local preemption, and
+ * the per-thread set-up and changes (init, nice, affinity, bind, pin).
+ * Locking as in sched.h: callers hold no tdq lock, interrupts off.
+ */
+#include "ule.h"
+
+/* Locks the tdq ts is on (ts_cpu may move while we wait); returns it. */
+static int lock_thread_cpu(const struct td_sched *ts)
+{
+	for (;;) {
+		int cpu = __atomic_load_n(&ts->ts_cpu, __ATOMIC_ACQUIRE);
+		sched_plat_tdq_lock(cpu);
+		if (__atomic_load_n(&ts->ts_cpu, __ATOMIC_ACQUIRE) == cpu)
+			return cpu;
+		sched_plat_tdq_unlock(cpu);
+	}
+}
+
+/* IPI tdq's CPU if its new lowpri should preempt what ran at lowpri_before,
+ * unless one is in flight or its idle thread is awake (§7). tdq locked. */
+void tdq_notify(struct tdq *tdq, int lowpri_before)
+{
+	if (tdq->tdq_owepreempt)
+		return;
+	if (!sched_shouldpreempt(tdq->tdq_lowpri, lowpri_before, 1))
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!tdq->tdq_curthread && !__atomic_load_n(&tdq->tdq_cpu_idle, __ATOMIC_RELAXED))
+		return;
+	tdq->tdq_owepreempt = 1;
+	tdq_cpu(sched_plat_cpu_self())->tdq_stats.ipis++;
+	sched_plat_ipi(tdq->tdq_id, SCHED_PLAT_IPI_PREEMPT);
+}
+
+/* SCHED_RESCHED if a thread of priority pri just queued here should
+ * preempt the running one (§4.7, local). Own tdq locked. */
+int sched_setpreempt(struct tdq *tdq, int pri)
+{
+	int cpri = tdq->tdq_curthread ? tdq->tdq_curthread->ts_pri : PRI_MAX_IDLE;
+	return sched_shouldpreempt(pri, cpri, 0) ? SCHED_RESCHED : 0;
+}
+
+/* See sched.h. */
+int sched_add(struct td_sched *ts, int flags)
+{
+	int self = sched_plat_cpu_self(), ret = 0;
+	if (ts->ts_state != SCHED_TS_INACTIVE)
+		sched_plat_panic("sched_add: thread is already runnable");
+	sched_priority(ts);
+	int cpu = sched_pickcpu(ts, 0);
+	struct tdq *tdq = tdq_cpu(cpu);
+	sched_plat_tdq_lock(cpu);
+	int before = tdq_add(tdq, ts, 0);
+	if (cpu != self) {
+		tdq_cpu(self)->tdq_stats.wakeup_remote++;
+		tdq_notify(tdq, before);
+	} else {
+		tdq_cpu(self)->tdq_stats.wakeup_local++;
+		if (!(flags & SCHED_ADD_YIELDING))
+			ret = sched_setpreempt(tdq, ts->ts_pri);
+	}
+	if (sched_debug)
+		tdq_check(tdq);
+	sched_plat_tdq_unlock(cpu);
+	return ret;
+}
+
+/* See sched.h. Raises a timeshare sleeper to static_boost. */
+void sched_sleep(struct td_sched *ts)
+{
+	int cpu = sched_plat_cpu_self();
+	struct tdq *tdq = tdq_cpu(cpu);
+	sched_plat_tdq_lock(cpu);
+	uint64_t now = sched_plat_ticks();
+	ts->ts_slptick = now ? now : 1;
+	ts->ts_flags &= (uint16_t)~TSF_WOKEN;
+	if (ts->ts_class == SCHED_CLASS_TIMESHARE && static_boost > 1 && ts->ts_pri > static_boost) {
+		ts->ts_pri = (uint8_t)static_boost;
+		ts->ts_flags |= TSF_BOOSTED;
+		if (ts->ts_pri < tdq->tdq_lowpri)
+			tdq->tdq_lowpri = ts->ts_pri;
+	}
+	sched_plat_tdq_unlock(cpu);
+}
+
+/* See sched.h. */
+int sched_wakeup(struct td_sched *ts)
+{
+	int cpu = lock_thread_cpu(ts);
+	if (ts->ts_state == SCHED_TS_RUNNING) {
+		ts->ts_flags |= TSF_WOKEN;   /* not switched out yet: cancel the sleep */
+		sched_plat_tdq_unlock(cpu);
+		return 0;
+	}
+	if (ts->ts_state != SCHED_TS_INACTIVE)
+		sched_plat_panic("sched_wakeup: thread is already queued");
+	sched_plat_tdq_unlock(cpu);
+	uint64_t now = sched_plat_ticks();
+	if (ts->ts_slptick && ts->ts_slptick != now) {
+		ts->ts_slptime += (uint32_t)((now - ts->ts_slptick) << SCHED_TICK_SHIFT);
+		sched_interact_update(ts);
+		sched_pctcpu_update(ts, 0);
+	}
+	ts->ts_slptick = 0;
+	ts->ts_slice = 0;
+	return sched_add(ts, 0);
+}
+
+/* See sched.h. */
+void sched_thread_init(struct td_sched *ts, struct td_sched *parent, int pri_class, int nice,
+		       const struct cpuset *mask)
+{
+	int self = sched_plat_cpu_self();
+	uint64_t now = sched_plat_ticks();
+	*ts = (struct td_sched){ 0 };
+	ts->ts_class = (uint8_t)pri_class;
+	ts->ts_nice = (int8_t)(nice < PRIO_MIN ? PRIO_MIN : nice > PRIO_MAX ? PRIO_MAX : nice);
+	if (mask) {
+		ts->ts_mask = *mask;
+	} else {
+		for (int c = 0; c < sched_ncpus; c++)
+			cpuset_set(&ts->ts_mask, (unsigned)c);
+	}
+	ts->ts_cpu = parent ? parent->ts_cpu : self;
+	ts->ts_lastcpu = -1;
+	ts->ts_bound_cpu = -1;
+	ts->ts_ltick = ts->ts_ftick = now;
+	ts->ts_rltick = now - (uint64_t)(sched_affinity_ticks * SCHED_MAX_CACHE_LEVELS);
+	if (parent) {
+		ts->ts_runtime = parent->ts_runtime;
+		ts->ts_slptime = parent->ts_slptime;
+		ts->ts_ticks = parent->ts_ticks;
+		ts->ts_ltick = parent->ts_ltick;
+		ts->ts_ftick = parent->ts_ftick;
+		sched_interact_fork(ts);
+		parent->ts_runtime += SCHED_TICKINCR;
+		sched_interact_update(parent);
+	}
+	int slice = tdq_slice(tdq_cpu(self)) - sched_slice_min();
+	ts->ts_slice = slice > 0 ? slice : 0;
+	if (pri_class == SCHED_CLASS_TIMESHARE)
+		sched_priority(ts);
+	else
+		ts->ts_pri = ts->ts_user_pri = (uint8_t)sched_class_pri(pri_class, ts->ts_nice);
+}
+
+/* See sched.h. */
+void sched_adopt_running(struct td_sched *ts)
+{
+	int cpu = sched_plat_cpu_self();
+	struct tdq *tdq = tdq_cpu(cpu);
+	sched_plat_tdq_lock(cpu);
+	ts->ts_state = SCHED_TS_RUNNING;
+	ts->ts_cpu = cpu;
+	ts->ts_on_ns = sched_plat_time_ns();
+	tdq->tdq_curthread = ts;
+	tdq_load_add(tdq, ts);
+	tdq_setlowpri(tdq);
+	sched_plat_tdq_unlock(cpu);
+}
+
+/* Applies ts_nice / class to ts_pri. */
+static void thread_repri(struct td_sched *ts)
+{
+	if (ts->ts_class == SCHED_CLASS_TIMESHARE)
+		sched_priority(ts);
+	else
+		ts->ts_pri = ts->ts_user_pri = (uint8_t)sched_class_pri(ts->ts_class, ts->ts_nice);
+}
+
+/* See sched.h. A queued thread is requeued at its new priority. */
+int sched_set_nice(struct td_sched *ts, int nice)
+{
+	int cpu = lock_thread_cpu(ts);
+	struct tdq *tdq = tdq_cpu(cpu);
+	ts->ts_nice = (int8_t)(nice < PRIO_MIN ? PRIO_MIN : nice > PRIO_MAX ? PRIO_MAX : nice);
+	if (ts->ts_state == SCHED_TS_RUNQ) {
+		tdq_runq_rem(tdq, ts);
+		thread_repri(ts);
+		tdq_runq_add(tdq, ts, 0);
+		tdq_setlowpri(tdq);
+	} else {
+		thread_repri(ts);
+		if (ts->ts_state == SCHED_TS_RUNNING)
+			tdq_setlowpri(tdq);
+	}
+	if (sched_debug)
+		tdq_check(tdq);
+	sched_plat_tdq_unlock(cpu);
+	return 0;
+}
+
+/* Asks the thread running on cpu (locked) to repick its CPU at its next
+ * switch: SCHED_RESCHED for the calling CPU, an IPI for another. */
+static int request_repick(struct tdq *tdq, struct td_sched *ts)
+{
+	int self = sched_plat_cpu_self();
+	ts->ts_flags |= TSF_PICKCPU;
+	if (tdq->tdq_id == self)
+		return SCHED_RESCHED;
+	tdq_cpu(self)->tdq_stats.ipis++;
+	sched_plat_ipi(tdq->tdq_id, SCHED_PLAT_IPI_AST);
+	return 0;
+}
+
+/* See sched.h. */
+int sched_set_affinity(struct td_sched *ts, const struct cpuset *mask)
+{
+	int cpu = lock_thread_cpu(ts), ret = 0;
+	struct tdq *tdq = tdq_cpu(cpu);
+	if (mask) {
+		ts->ts_mask = *mask;
+	} else {
+		for (int c = 0; c < sched_ncpus; c++)
+			cpuset_set(&ts->ts_mask, (unsigned)c);
+	}
+	int allowed = ts_can_run_on(ts, cpu);
+	if (ts->ts_state == SCHED_TS_RUNQ && !allowed && ts_can_migrate(ts)) {
+		tdq_rem_queued(tdq, ts);
+		sched_plat_tdq_unlock(cpu);
+		return sched_add(ts, 0);
+	}
+	if (ts->ts_state == SCHED_TS_RUNNING && !allowed)
+		ret = request_repick(tdq, ts);
+	sched_plat_tdq_unlock(cpu);
+	return ret;
+}
+
+/* See sched.h. */
+int sched_bind(struct td_sched *cur, int cpu)
+{
+	int self = sched_plat_cpu_self();
+	sched_plat_tdq_lock(self);
+	if (!(cur->ts_flags & TSF_BOUND))
+		cur->ts_pinned++;
+	cur->ts_flags |= TSF_BOUND;
+	cur->ts_bound_cpu = cpu;
+	sched_plat_tdq_unlock(self);
+	return cpu != self ? SCHED_RESCHED : 0;
+}
+
+/* See sched.h. */
+void sched_unbind(struct td_sched *cur)
+{
+	int self = sched_plat_cpu_self();
+	sched_plat_tdq_lock(self);
+	if (cur->ts_flags & TSF_BOUND) {
+		cur->ts_flags &= (uint16_t)~TSF_BOUND;
+		cur->ts_pinned--;
+		cur->ts_bound_cpu = -1;
+	}
+	sched_plat_tdq_unlock(self);
+}
+
+/* See sched.h. */
+void sched_pin(struct td_sched *cur)
+{
+	cur->ts_pinned++;
+}
+
+void sched_unpin(struct td_sched *cur)
+{
+	cur->ts_pinned--;
+}

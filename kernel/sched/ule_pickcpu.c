@@ -1,0 +1,118 @@
+/*
+ * ule_pickcpu.c — sched_pickcpu (§6): where a thread that becomes runnable
+ * should be queued. Order: cache-warm idle last CPU → idle CPU in the
+ * outermost cache group still warm → a CPU where it would be the best
+ * priority → the least loaded CPU; then maybe the local CPU instead. Reads
+ * loads lock-free; needs interrupts off. Each step is its own function so
+ * that placement policies can be added beside them.
+ */
+#include <limits.h>
+#include "ule.h"
+
+/* ts left its CPU less than t * affinity ticks ago (unsigned: wraps). */
+int sched_affinity_warm(const struct td_sched *ts, int t)
+{
+	return sched_plat_ticks() - ts->ts_rltick < (uint64_t)(t * sched_affinity_ticks);
+}
+
+static int cpu_is_idle(int cpu)
+{
+	return sched_cpu_lowpri(cpu) >= PRI_MIN_IDLE;
+}
+
+/* Step 4: the last CPU if it is idle, cache-warm, and (for an SMT leaf)
+ * its siblings are idle too. */
+static int pick_last_cpu(const struct td_sched *ts, const struct cpuset *mask)
+{
+	int cpu = ts->ts_cpu;
+	if (!cpuset_isset(mask, (unsigned)cpu) || !cpu_is_idle(cpu) ||
+	    !sched_affinity_warm(ts, CG_SHARE_L2))
+		return -1;
+	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
+	if (cg && (cg->cg_flags & CG_FLAG_THREAD))
+		for (int c = cg->cg_first; c <= cg->cg_last; c++)
+			if (cpuset_isset(&cg->cg_mask, (unsigned)c) && !cpu_is_idle(c))
+				return -1;
+	return cpu;
+}
+
+/* Step 5: outermost cache group above the leaf that still holds the
+ * thread's cache (not SMT, >1 child and CPU, shares a cache, affinity not
+ * expired); NULL if none or if it is the root. */
+static const struct cpu_group *pick_llc_group(const struct td_sched *ts, const struct cpu_group *cg)
+{
+	const struct cpu_group *ccg = NULL;
+	for (; cg; cg = cg->cg_parent) {
+		if ((cg->cg_flags & CG_FLAG_THREAD) || cg->cg_children == 1 || cg->cg_count == 1 ||
+		    cg->cg_level == CG_SHARE_NONE || !sched_affinity_warm(ts, cg->cg_level))
+			continue;
+		ccg = cg;
+	}
+	return ccg == sched_top ? NULL : ccg;
+}
+
+/* Step 7: the local CPU beats the choice if we would be its best thread,
+ * the choice is busy, and local is at most one thread more loaded. */
+static int prefer_local(const struct td_sched *ts, const struct cpuset *mask, int self, int cpu)
+{
+	return cpuset_isset(mask, (unsigned)self) && sched_cpu_lowpri(self) > ts->ts_pri &&
+	       !cpu_is_idle(cpu) && tdq_load_of(self) <= tdq_load_of(cpu) + 1;
+}
+
+/* The CPU to queue ts on (§6); counts the path taken in the calling CPU's
+ * schedstats. flags SPC_OURSELF: requeue of the running thread. */
+int sched_pickcpu(struct td_sched *ts, int flags)
+{
+	int self = sched_plat_cpu_self();
+	struct sched_stats *st = &tdq_cpu(self)->tdq_stats;
+	if (!__atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE)) {
+		st->pick_fixed++;
+		return self;
+	}
+	if (ts->ts_flags & TSF_BOUND) {
+		st->pick_fixed++;
+		return ts->ts_bound_cpu;
+	}
+	if ((flags & SPC_OURSELF) || !ts_can_migrate(ts)) {
+		st->pick_fixed++;
+		return ts->ts_cpu;
+	}
+	struct cpuset mask = ts->ts_mask;
+	for (int i = 0; i < CPUSET_WORDS; i++)
+		mask.bits[i] &= sched_online.bits[i];
+	if (cpuset_first(&mask) < 0) {   /* nothing allowed is online: stay */
+		st->pick_fixed++;
+		return ts->ts_cpu;
+	}
+	int cpu = pick_last_cpu(ts, &mask);
+	if (cpu >= 0) {
+		st->pick_idle_affinity++;
+		return cpu;
+	}
+	int running = ts->ts_state == SCHED_TS_RUNNING;
+	const struct cpu_group *ccg = pick_llc_group(ts, tdq_cpu(ts->ts_cpu)->tdq_cg);
+	int pri = ts->ts_pri;
+	uint64_t *path = NULL;
+	cpu = -1;
+	if (ccg) {
+		cpu = sched_lowest(ccg, &mask, pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE, INT_MAX,
+				   ts->ts_cpu, running);
+		path = &st->pick_llc_idle;
+	}
+	if (cpu < 0) {
+		cpu = sched_lowest(sched_top, &mask, pri, INT_MAX, ts->ts_cpu, running);
+		path = &st->pick_preempt;
+	}
+	if (cpu < 0) {
+		cpu = sched_lowest(sched_top, &mask, -1, INT_MAX, ts->ts_cpu, running);
+		path = &st->pick_lowest;
+	}
+	if (cpu < 0)
+		sched_plat_panic("sched_pickcpu: no CPU found");
+	if (cpu != self && prefer_local(ts, &mask, self, cpu)) {
+		cpu = self;
+		path = &st->pick_local;
+	}
+	(*path)++;
+	return cpu;
+}

@@ -1,0 +1,186 @@
+/*
+ * ule_switch.c — the switch path (§9), the per-tick work (§3.2 calendar,
+ * §4.5/§4.6 history, priority and slices, §8.1 balancer trigger) and the
+ * IPI handler. All run on the CPU concerned with interrupts off and take
+ * its own tdq lock (and a target's when a thread migrates at its switch).
+ */
+#include "ule.h"
+
+/* Charges cur's time on the CPU since it started running. Own tdq locked. */
+static void account_run(struct tdq *tdq, struct td_sched *cur, uint64_t now_ns)
+{
+	uint64_t d = now_ns - cur->ts_on_ns;
+	cur->ts_run_ns += d;
+	tdq->tdq_stats.run_ns += d;
+	cur->ts_on_ns = now_ns;
+}
+
+/* Queues the still-runnable cur (§9 step 5): here, or on another CPU after
+ * a repick / for a bind, via the target's lock. Own tdq locked on entry and
+ * on return (dropped in between when migrating). */
+static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted, int pickcpu,
+			    uint64_t now_ns)
+{
+	int self = tdq->tdq_id, target = self;
+	if (cur->ts_flags & TSF_BOUND)
+		target = cur->ts_bound_cpu;
+	else if (ts_can_migrate(cur) && (!ts_can_run_on(cur, self) || pickcpu))
+		target = sched_pickcpu(cur, 0);
+	if (target == self) {
+		tdq_runq_add(tdq, cur, preempted ? SRQ_PREEMPTED : 0);
+		cur->ts_enq_ns = now_ns;
+		return;
+	}
+	tdq_load_rem(tdq, cur);
+	cur->ts_state = SCHED_TS_INACTIVE;
+	tdq->tdq_curthread = NULL;
+	sched_plat_tdq_unlock(self);
+	sched_plat_tdq_lock(target);
+	struct tdq *to = tdq_cpu(target);
+	int before = tdq_add(to, cur, 0);
+	tdq_notify(to, before);
+	if (sched_debug)
+		tdq_check(to);
+	sched_plat_tdq_unlock(target);
+	sched_plat_tdq_lock(self);
+}
+
+/* Takes the next thread off the queues and makes it RUNNING here, or
+ * records that the CPU goes idle. Own tdq locked. */
+static struct td_sched *choose_next(struct tdq *tdq, uint64_t now_ns)
+{
+	struct td_sched *next = tdq_choose(tdq);
+	if (!next) {
+		tdq->tdq_lowpri = PRI_MAX_IDLE;
+		__atomic_store_n(&tdq->tdq_curthread, NULL, __ATOMIC_RELAXED);
+		tdq->tdq_stats.idle_switch++;
+		return NULL;
+	}
+	tdq_runq_rem(tdq, next);
+	next->ts_state = SCHED_TS_RUNNING;
+	tdq->tdq_lowpri = next->ts_pri;
+	__atomic_store_n(&tdq->tdq_curthread, next, __ATOMIC_RELAXED);
+	uint64_t waited = now_ns > next->ts_enq_ns ? now_ns - next->ts_enq_ns : 0;
+	next->ts_wait_ns += waited;
+	tdq->tdq_stats.wait_ns += waited;
+	next->ts_on_ns = now_ns;
+	if (next->ts_lastcpu >= 0 && next->ts_lastcpu != tdq->tdq_id) {
+		next->ts_migrations++;
+		tdq->tdq_stats.migrations++;
+	}
+	sched_pctcpu_update(next, 0);
+	return next;
+}
+
+/* See sched.h. */
+struct td_sched *sched_switch(struct td_sched *cur, int flags)
+{
+	int self = sched_plat_cpu_self();
+	struct tdq *tdq = tdq_cpu(self);
+	sched_plat_tdq_lock(self);
+	uint64_t now_ns = sched_plat_time_ns();
+	tdq->tdq_stats.schedule++;
+	tdq->tdq_owepreempt = 0;
+	if (cur) {
+		if (cur != tdq->tdq_curthread)
+			sched_plat_panic("sched_switch: cur is not this CPU's running thread");
+		sched_pctcpu_update(cur, 1);
+		account_run(tdq, cur, now_ns);
+		cur->ts_nswitch++;
+		int pickcpu = (cur->ts_flags & TSF_PICKCPU) != 0;
+		int preempted = !(cur->ts_flags & TSF_SLICEEND) && flags == SCHED_SW_PREEMPT;
+		uint64_t back = pickcpu ? (uint64_t)(sched_affinity_ticks * SCHED_MAX_CACHE_LEVELS) : 0;
+		cur->ts_rltick = sched_plat_ticks() - back;
+		cur->ts_lastcpu = self;
+		cur->ts_flags &= (uint16_t)~(TSF_PICKCPU | TSF_SLICEEND);
+		if (cur->ts_flags & TSF_BOOSTED) {   /* the boost lasts until it leaves the CPU */
+			cur->ts_flags &= (uint16_t)~TSF_BOOSTED;
+			cur->ts_pri = cur->ts_user_pri;
+		}
+		tdq->tdq_switchcnt++;
+		int runnable = flags == SCHED_SW_YIELD || flags == SCHED_SW_PREEMPT ||
+			       (flags == SCHED_SW_SLEEP && (cur->ts_flags & TSF_WOKEN));
+		cur->ts_flags &= (uint16_t)~TSF_WOKEN;
+		if (runnable) {
+			if (flags == SCHED_SW_SLEEP)
+				cur->ts_slptick = 0;
+			requeue_current(tdq, cur, preempted, pickcpu, now_ns);
+		} else {
+			tdq_load_rem(tdq, cur);
+			cur->ts_state = SCHED_TS_INACTIVE;
+			tdq->tdq_curthread = NULL;
+			if (tdq->tdq_load == 0)
+				tdq_trysteal(tdq);
+		}
+	}
+	struct td_sched *next = choose_next(tdq, now_ns);
+	if (sched_debug)
+		tdq_check(tdq);
+	sched_plat_tdq_unlock(self);
+	return next;
+}
+
+/* Run-time history, %CPU, priority and slice of the running thread for
+ * one tick (§4.5, §4.6); returns 1 when its slice ended. Own tdq locked. */
+static int clock_thread(struct tdq *tdq, struct td_sched *cur)
+{
+	int old = cur->ts_pri;
+	sched_pctcpu_update(cur, 1);
+	if (cur->ts_class == SCHED_CLASS_TIMESHARE) {
+		cur->ts_runtime += SCHED_TICKINCR;
+		sched_interact_update(cur);
+		sched_priority(cur);
+		if (cur->ts_pri < tdq->tdq_lowpri)
+			tdq->tdq_lowpri = cur->ts_pri;
+		else if (old == tdq->tdq_lowpri && cur->ts_pri != old)
+			tdq_setlowpri(tdq);
+	}
+	if (++cur->ts_slice >= tdq_slice(tdq)) {
+		cur->ts_slice = 0;
+		cur->ts_flags |= TSF_SLICEEND;
+		tdq->tdq_stats.timeslices++;
+		return 1;
+	}
+	return 0;
+}
+
+/* See sched.h. */
+int sched_clock(int cpu, struct td_sched *cur)
+{
+	struct tdq *tdq = tdq_cpu(cpu);
+	int ret = 0, balance = 0;
+	sched_plat_tdq_lock(cpu);
+	tdq->tdq_oldswitchcnt = tdq->tdq_switchcnt;
+	tdq->tdq_switchcnt = tdq->tdq_load;
+	if (cpu == 0 && rebalance && tdq->tdq_balance_ticks &&
+	    __atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE) && --tdq->tdq_balance_ticks <= 0)
+		balance = 1;
+	tdq_calendar_tick(tdq);
+	if (cur && clock_thread(tdq, cur))
+		ret = 1;
+	sched_plat_tdq_unlock(cpu);
+	if (balance)
+		sched_balance();
+	sched_plat_tdq_lock(cpu);
+	if (cur ? (cur->ts_flags & TSF_PICKCPU) != 0 : tdq->tdq_load > 0)
+		ret = 1;
+	sched_plat_tdq_unlock(cpu);
+	return ret;
+}
+
+/* See sched.h. */
+int sched_ipi(int cpu, struct td_sched *cur)
+{
+	struct tdq *tdq = tdq_cpu(cpu);
+	int ret;
+	sched_plat_tdq_lock(cpu);
+	if (cur)
+		ret = (cur->ts_flags & TSF_PICKCPU) || !ts_can_run_on(cur, cpu) ||
+		      cur->ts_pri > tdq->tdq_lowpri;
+	else
+		ret = tdq->tdq_load > 0;
+	if (!ret)
+		tdq->tdq_owepreempt = 0;
+	sched_plat_tdq_unlock(cpu);
+	return ret;
+}

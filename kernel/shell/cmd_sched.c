@@ -1,0 +1,141 @@
+/*
+ * cmd_sched.c — the `sched` command (schedstats) and the kern.sched.*
+ * sysctls of the ULE core's tunables (kernel/sched/ule_tunables.c, where
+ * each is documented; names and defaults are FreeBSD's, ule.md §10).
+ */
+#include <shell.h>
+#include <sysctl.h>
+#include <printk.h>
+#include <smp.h>
+#include <string.h>
+#include "../sched/ule.h"
+
+static char sched_name[] = "ULE";
+SYSCTL_STRING(kern_sched_name, "kern.sched.name", sched_name, sizeof(sched_name), 0,
+	      "scheduler in use");
+SYSCTL_INT(kern_sched_slice, "kern.sched.slice", &sched_slice, 1, 1, 1000,
+	   "time slice in ticks (default hz/10)");
+SYSCTL_INT(kern_sched_interact, "kern.sched.interact", &sched_interact, 1, 0, 100,
+	   "interactivity score threshold (default 30)");
+SYSCTL_INT(kern_sched_preempt_thresh, "kern.sched.preempt_thresh", &preempt_thresh, 1, 0, 256,
+	   "priorities at or below it preempt (default PRI_MIN_KERN 48; 0 off)");
+SYSCTL_INT(kern_sched_static_boost, "kern.sched.static_boost", &static_boost, 1, 0, 255,
+	   "priority a sleeping timeshare thread is raised to (default PRI_MIN_BATCH 136)");
+SYSCTL_INT(kern_sched_idlespins, "kern.sched.idlespins", &sched_idlespins, 1, 0, 1000000,
+	   "idle loop spins before halting (default 10000)");
+SYSCTL_INT(kern_sched_idlespinthresh, "kern.sched.idlespinthresh", &sched_idlespinthresh, 1, 0,
+	   1000000, "switch count above which the idle loop spins (default 2*max(10000,6*hz)/hz)");
+SYSCTL_INT(kern_sched_affinity, "kern.sched.affinity", &sched_affinity_ticks, 1, 0, 10000,
+	   "ticks per cache level a thread stays cache-warm (default max(1, hz/1000))");
+SYSCTL_INT(kern_sched_balance, "kern.sched.balance", &rebalance, 1, 0, 1,
+	   "run the periodic load balancer (default 1)");
+SYSCTL_INT(kern_sched_balance_interval, "kern.sched.balance_interval", &balance_interval, 1, 1,
+	   100000, "average ticks between balancer runs (default hz)");
+SYSCTL_INT(kern_sched_steal_idle, "kern.sched.steal_idle", &steal_idle, 1, 0, 1,
+	   "idle CPUs steal queued threads (default 1)");
+SYSCTL_INT(kern_sched_steal_thresh, "kern.sched.steal_thresh", &steal_thresh, 1, 1, 1000,
+	   "least load of a CPU to steal from (default 2)");
+SYSCTL_INT(kern_sched_trysteal_limit, "kern.sched.trysteal_limit", &trysteal_limit, 1, 0, 16,
+	   "topology levels the steal before idling searches (default 2; 0 off)");
+SYSCTL_INT(kern_sched_always_steal, "kern.sched.always_steal", &always_steal, 1, 0, 1,
+	   "idle loop tries to steal every round (default 0)");
+SYSCTL_INT(kern_sched_debug, "kern.sched.debug", &sched_debug, 1, 0, 1,
+	   "check the run-queue invariants after every change (default 0)");
+
+/* kern.sched.quantum: the slice in microseconds (read-only; write kern.sched.slice). */
+static void quantum_proc(char *buf, size_t len)
+{
+	ksnprintf(buf, len, "%ld", (long)(1000000 / sched_hz() * sched_slice));
+}
+SYSCTL_PROC(kern_sched_quantum, "kern.sched.quantum", quantum_proc,
+	    "time slice in microseconds (from kern.sched.slice)");
+
+/* Last snapshot per CPU for `sched stats diff`; shell context only. */
+static struct sched_stats snap[MAXCPU];
+
+/* Prints one counter set; times in ms. */
+static void print_stats(const struct sched_stats *st)
+{
+	const uint64_t *v = (const uint64_t *)st;
+	for (unsigned i = 0; i < SCHED_STATS_NFIELDS; i++) {
+		uint64_t x = v[i];
+		const char *unit = "";
+		if (&v[i] == &st->run_ns || &v[i] == &st->wait_ns) {
+			x /= 1000000;
+			unit = " ms";
+		}
+		printk("  %-20s %lu%s\n", sched_stats_names[i], (unsigned long)x, unit);
+	}
+}
+
+/* dst = a - b, counter by counter. */
+static void stats_sub(struct sched_stats *dst, const struct sched_stats *a, const struct sched_stats *b)
+{
+	uint64_t *d = (uint64_t *)dst;
+	const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+	for (unsigned i = 0; i < SCHED_STATS_NFIELDS; i++)
+		d[i] = x[i] - y[i];
+}
+
+/* Prints per-CPU (percpu) or summed counters, as deltas since the last
+ * snapshot when diff; always refreshes the snapshot. */
+static void show_stats(int percpu, int diff)
+{
+	int n = sched_ncpu();
+	struct sched_stats sum = { 0 }, cur, d;
+	uint64_t *s = (uint64_t *)&sum;
+	for (int cpu = 0; cpu < n && cpu < MAXCPU; cpu++) {
+		sched_stats_cpu(cpu, &cur);
+		if (diff)
+			stats_sub(&d, &cur, &snap[cpu]);
+		else
+			d = cur;
+		snap[cpu] = cur;
+		const uint64_t *dv = (const uint64_t *)&d;
+		for (unsigned i = 0; i < SCHED_STATS_NFIELDS; i++)
+			s[i] += dv[i];
+		if (percpu) {
+			printk("cpu %d: load %d lowpri %d transferable %d\n", cpu, sched_cpu_load(cpu),
+			       sched_cpu_lowpri(cpu), sched_cpu_transferable(cpu));
+			print_stats(&d);
+		}
+	}
+	printk("all %d CPUs%s:\n", n, diff ? " (since last)" : "");
+	print_stats(&sum);
+}
+
+/* sched stats [-c] [reset|diff] */
+static int cmd_sched(int argc, char **argv)
+{
+	int percpu = 0, diff = 0, reset = 0;
+	if (strcmp(argv[1], "stats") != 0) {
+		printk("sched: unknown subcommand '%s'\n", argv[1]);
+		return 1;
+	}
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-c"))
+			percpu = 1;
+		else if (!strcmp(argv[i], "diff"))
+			diff = 1;
+		else if (!strcmp(argv[i], "reset"))
+			reset = 1;
+		else {
+			printk("sched: unknown argument '%s'\n", argv[i]);
+			return 1;
+		}
+	}
+	if (sched_ncpu() == 0) {
+		printk("sched: scheduler not running\n");
+		return 1;
+	}
+	if (reset) {
+		sched_stats_reset();
+		memset(snap, 0, sizeof(snap));
+		printk("sched: statistics reset\n");
+		return 0;
+	}
+	show_stats(percpu, diff);
+	return 0;
+}
+SHELL_COMMAND(sched, 1, 3, "stats [-c] [reset|diff]",
+	      "scheduler statistics: summed, per CPU (-c), since last (diff), or zero them", cmd_sched);

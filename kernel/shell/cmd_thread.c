@@ -1,0 +1,314 @@
+/* cmd_thread.c — `ps`, `top` and `spawn`: looking at threads and starting
+ * CPU-bound or sleep/wake load by hand. */
+#include <shell.h>
+#include <thread.h>
+#include <console.h>
+#include <printk.h>
+#include <string.h>
+#include <smp.h>
+#include <time.h>
+#include <mm.h>
+#include "cmd_thread.h"
+
+#define PS_MAX 1024
+#define TOP_THREADS 10
+#define TOP_PERIOD_MS 1000
+
+/* See cmd_thread.h. */
+int cmd_parse_u64(const char *s, uint64_t *out)
+{
+	unsigned base = 10;
+	uint64_t v = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return -1;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* See cmd_thread.h. */
+int cmd_parse_cpus(const char *s, struct cpuset *out)
+{
+	cpuset_zero(out);
+	unsigned n = smp_cpu_count();
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		uint64_t mask;
+		if (cmd_parse_u64(s, &mask))
+			goto bad;
+		for (unsigned c = 0; c < 64 && c < n; c++)
+			if ((mask >> c) & 1)
+				cpuset_set(out, c);
+	} else {
+		char buf[64];
+		size_t len = strnlen(s, sizeof(buf) - 1);
+		memcpy(buf, s, len);
+		buf[len] = 0;
+		for (char *item = buf; item && *item;) {
+			char *comma = strchr(item, ',');
+			if (comma)
+				*comma = 0;
+			char *dash = strchr(item, '-');
+			uint64_t lo, hi;
+			if (dash)
+				*dash = 0;
+			if (cmd_parse_u64(item, &lo) || cmd_parse_u64(dash ? dash + 1 : item, &hi) ||
+			    hi < lo || hi >= n)
+				goto bad;
+			for (uint64_t c = lo; c <= hi; c++)
+				cpuset_set(out, (unsigned)c);
+			item = comma ? comma + 1 : NULL;
+		}
+	}
+	for (int c = cpuset_first(out); c >= 0; c = cpuset_next(out, c))
+		if (smp_cpu_online((unsigned)c))
+			return 0;
+bad:
+	printk("cpus: '%s' names no online CPU (0x mask or list like 0-3,6; %u CPUs)\n", s, n);
+	return -1;
+}
+
+/* Short name of a thread's state. */
+static const char *ps_state(const struct thread_info *ti)
+{
+	if (ti->state == TD_DEAD)
+		return "dead";
+	if (ti->state == TD_SLEEPING)
+		return "sleep";
+	return ti->running ? "run" : "ready";
+}
+
+/* "rt", "int" (interactive timeshare), "batch", "idle": what ULE made of it. */
+static const char *ps_kind(const struct thread_info *ti)
+{
+	if (ti->pri_class == SCHED_CLASS_REALTIME)
+		return "rt";
+	if (ti->pri_class == SCHED_CLASS_IDLE)
+		return "idle";
+	return ti->pri <= PRI_MAX_INTERACT ? "int" : "batch";
+}
+
+/* A snapshot of every thread (kmalloc'ed, PS_MAX entries); NULL on no memory. */
+static struct thread_info *ps_take(size_t *n)
+{
+	struct thread_info *ti = kmalloc(PS_MAX * sizeof(*ti));
+	if (!ti) {
+		printk("ps: out of memory\n");
+		return NULL;
+	}
+	*n = thread_snapshot(ti, PS_MAX);
+	return ti;
+}
+
+/* `ps`: one line per thread. */
+static int cmd_ps(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!thread_sched_running()) {
+		printk("ps: the scheduler is off (sched=off)\n");
+		return 1;
+	}
+	size_t n;
+	struct thread_info *ti = ps_take(&n);
+	if (!ti)
+		return 1;
+	printk("%5s %-16s %-5s %3s %4s %3s %4s %-5s %5s %6s %10s %6s\n", "ID", "NAME", "STATE",
+	       "CPU", "LAST", "PRI", "NICE", "KIND", "SCORE", "%CPU", "TIME(ms)", "MIGR");
+	for (size_t i = 0; i < n; i++) {
+		const struct thread_info *t = &ti[i];
+		char cpu[8] = "-";
+		if (t->running)
+			ksnprintf(cpu, sizeof(cpu), "%d", t->cpu);
+		printk("%5u %-16s %-5s %3s %4d %3d %4d %-5s %5d %3d.%02d %10lu %6lu\n", t->id,
+		       t->name, ps_state(t), cpu, t->lastcpu, t->pri, t->nice, ps_kind(t), t->score,
+		       t->pctcpu / 100, t->pctcpu % 100, t->run_ns / 1000000, t->migrations);
+	}
+	printk("%lu threads\n", (uint64_t)n);
+	kfree(ti);
+	return 0;
+}
+SHELL_COMMAND(ps, 0, 0, "",
+	      "threads: id, name, state, CPU now/last, priority, nice, ULE kind, interactivity "
+	      "score, %CPU, run time, migrations", cmd_ps);
+
+/* Run time of the thread with id in snapshot a (0 if absent). */
+static uint64_t top_prev_ns(const struct thread_info *a, size_t na, uint32_t id)
+{
+	for (size_t i = 0; i < na; i++)
+		if (a[i].id == id)
+			return a[i].run_ns;
+	return 0;
+}
+
+/* One `top` frame over [a, b]: per-CPU busy % and load, then the threads
+ * that ran most in between. */
+static void top_print(const struct thread_info *a, size_t na, const uint64_t *idle_a,
+		      struct thread_info *b, size_t nb, const uint64_t *idle_b, uint64_t span_ns)
+{
+	unsigned ncpu = smp_cpu_count(), busy_cpus = 0;
+	printk("cpu  busy%%  load  lowpri\n");
+	for (unsigned c = 0; c < ncpu; c++) {
+		if (!smp_cpu_online(c))
+			continue;
+		uint64_t idle = idle_b[c] - idle_a[c];
+		uint64_t busy = idle >= span_ns ? 0 : 100 - idle * 100 / span_ns;
+		busy_cpus += busy >= 50;
+		printk("%3u  %4lu%%  %4d  %6d\n", c, busy, sched_cpu_load((int)c),
+		       sched_cpu_lowpri((int)c));
+	}
+	printk("busy CPUs (>= 50%%): %u of %u\n", busy_cpus, smp_online_count());
+	/* Selection by the run time gained, highest first; idle threads out. */
+	for (size_t i = 0; i < nb; i++)
+		b[i].run_ns = (b[i].flags & TDF_IDLE) ? 0 : b[i].run_ns - top_prev_ns(a, na, b[i].id);
+	printk("%5s %-16s %-5s %3s %3s %-5s %6s\n", "ID", "NAME", "STATE", "CPU", "PRI", "KIND",
+	       "CPU%");
+	for (int k = 0; k < TOP_THREADS; k++) {
+		size_t best = nb;
+		for (size_t i = 0; i < nb; i++)
+			if (b[i].run_ns && (best == nb || b[i].run_ns > b[best].run_ns))
+				best = i;
+		if (best == nb)
+			break;
+		struct thread_info *t = &b[best];
+		printk("%5u %-16s %-5s %3d %3d %-5s %5lu%%\n", t->id, t->name, ps_state(t),
+		       t->cpu, t->pri, ps_kind(t), t->run_ns * 100 / span_ns);
+		t->run_ns = 0;
+	}
+}
+
+/* Sleeps ms, in steps, returning 1 early if a key was pressed. */
+static int top_wait_key(uint64_t ms)
+{
+	char c;
+	for (uint64_t waited = 0; waited < ms; waited += 100) {
+		thread_sleep_ns(100 * 1000000ull);
+		if (console_trygetc(&c))
+			return 1;
+	}
+	return 0;
+}
+
+/* `top [-n N]`: frames every second until a key (script: one frame). */
+static int cmd_top(int argc, char **argv)
+{
+	uint64_t frames = shell_scripted() ? 1 : UINT64_MAX;
+	if (argc == 3 && strcmp(argv[1], "-n") == 0) {
+		if (cmd_parse_u64(argv[2], &frames) || frames == 0) {
+			printk("top: -n wants a positive count\n");
+			return 1;
+		}
+	} else if (argc != 1) {
+		shell_usage("top");
+		return 1;
+	}
+	if (!thread_sched_running()) {
+		printk("top: the scheduler is off (sched=off)\n");
+		return 1;
+	}
+	static uint64_t idle_a[MAXCPU], idle_b[MAXCPU];
+	int rc = 0;
+	for (uint64_t f = 0; f < frames; f++) {
+		size_t na = 0, nb = 0;
+		struct thread_info *a = ps_take(&na);
+		for (unsigned c = 0; c < smp_cpu_count(); c++)
+			idle_a[c] = thread_idle_ns(c);
+		uint64_t t0 = time_ns();
+		int key = top_wait_key(TOP_PERIOD_MS);
+		struct thread_info *b = ps_take(&nb);
+		for (unsigned c = 0; c < smp_cpu_count(); c++)
+			idle_b[c] = thread_idle_ns(c);
+		uint64_t span = time_ns() - t0;
+		if (a && b) {
+			printk("top: frame %lu, %lu ms\n", f + 1, span / 1000000);
+			top_print(a, na, idle_a, b, nb, idle_b, span);
+		} else {
+			rc = 1;
+		}
+		kfree(a);
+		kfree(b);
+		if (key || rc)
+			break;
+	}
+	return rc;
+}
+SHELL_COMMAND(top, 0, 2, "[-n FRAMES]",
+	      "per-CPU busy % and load, busiest threads; every second until a key "
+	      "(boot script: one frame)", cmd_top);
+
+/* Body of a `spawn` thread; arg is (end time in ms << 1) | sleeper. Spins,
+ * or alternates 1 ms of work with 10 ms of sleep, until the end time. */
+static void spawn_main(void *arg)
+{
+	uint64_t end_ns = ((uint64_t)arg >> 1) * 1000000;
+	int sleeper = (uint64_t)arg & 1;
+	while (time_ns() < end_ns) {
+		if (!sleeper)
+			continue;
+		uint64_t t = time_ns() + 1000000;
+		while (time_ns() < t)
+			;
+		thread_sleep_ns(10 * 1000000ull);
+	}
+}
+
+/* `spawn N cpu|sleep [cpus=SET] [ms=DURATION]`. */
+static int cmd_spawn(int argc, char **argv)
+{
+	uint64_t n, ms = 10000;
+	struct cpuset mask;
+	int have_mask = 0, sleeper;
+	if (!thread_sched_running()) {
+		printk("spawn: the scheduler is off (sched=off)\n");
+		return 1;
+	}
+	if (cmd_parse_u64(argv[1], &n) || n == 0 || n > 512) {
+		printk("spawn: N must be 1..512\n");
+		return 1;
+	}
+	if (strcmp(argv[2], "cpu") == 0)
+		sleeper = 0;
+	else if (strcmp(argv[2], "sleep") == 0)
+		sleeper = 1;
+	else {
+		printk("spawn: kind must be cpu or sleep\n");
+		return 1;
+	}
+	for (int i = 3; i < argc; i++) {
+		if (strncmp(argv[i], "cpus=", 5) == 0) {
+			if (cmd_parse_cpus(argv[i] + 5, &mask))
+				return 1;
+			have_mask = 1;
+		} else if (strncmp(argv[i], "ms=", 3) != 0 || cmd_parse_u64(argv[i] + 3, &ms)) {
+			printk("spawn: unknown argument '%s'\n", argv[i]);
+			return 1;
+		}
+	}
+	void *job = (void *)(((time_ns() / 1000000 + ms) << 1) | (uint64_t)sleeper);
+	struct thread_attr attr = { .affinity = have_mask ? &mask : NULL, .detached = 1 };
+	uint64_t made = 0;
+	for (; made < n; made++) {
+		char name[THREAD_NAME_MAX];
+		ksnprintf(name, sizeof(name), "%s/%lu", argv[2], made);
+		if (!thread_create(name, spawn_main, job, &attr))
+			break;
+	}
+	printk("spawn: started %lu %s threads for %lu ms\n", made, argv[2], ms);
+	return made == n ? 0 : 1;
+}
+SHELL_COMMAND(spawn, 2, 4, "N cpu|sleep [cpus=MASK|LIST] [ms=DURATION]",
+	      "start N CPU-bound or sleep/wake threads (default all CPUs, 10000 ms)", cmd_spawn);

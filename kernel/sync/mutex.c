@@ -1,0 +1,54 @@
+/* mutex.c — sleeping mutexes (see mutex.h). */
+#include <mutex.h>
+#include <thread.h>
+#include <panic.h>
+
+/* See mutex.h. */
+void mutex_init(struct mutex *m, const char *name)
+{
+	waitq_init(&m->wq, name);
+	m->owner = NULL;
+	m->name = name;
+}
+
+/* See mutex.h. Sleeps on the mutex's queue while another thread holds it;
+ * an unlock wakes one sleeper, which competes again (no hand-off). */
+void mutex_lock(struct mutex *m)
+{
+	struct thread *me = thread_current();
+	uint64_t flags = spin_lock_irqsave(&m->wq.lock);
+	if (m->owner == me)
+		panic("mutex '%s': thread %u locks it again", m->name, thread_id(me));
+	while (m->owner)
+		waitq_sleep_locked(&m->wq);
+	m->owner = me;
+	spin_unlock_irqrestore(&m->wq.lock, flags);
+}
+
+/* See mutex.h. */
+int mutex_trylock(struct mutex *m)
+{
+	uint64_t flags = spin_lock_irqsave(&m->wq.lock);
+	int taken = m->owner == NULL;
+	if (taken)
+		m->owner = thread_current();
+	spin_unlock_irqrestore(&m->wq.lock, flags);
+	return taken;
+}
+
+/* See mutex.h. */
+void mutex_unlock(struct mutex *m)
+{
+	uint64_t flags = spin_lock_irqsave(&m->wq.lock);
+	if (m->owner != thread_current())
+		panic("mutex '%s': unlocked by a thread that does not hold it", m->name);
+	m->owner = NULL;
+	waitq_wake_one_locked(&m->wq);
+	spin_unlock_irqrestore(&m->wq.lock, flags);
+}
+
+/* See mutex.h. */
+int mutex_held(const struct mutex *m)
+{
+	return m->owner == thread_current();
+}

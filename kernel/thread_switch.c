@@ -1,0 +1,261 @@
+/* thread_switch.c — switching between threads: blocking and waking,
+ * timed sleeps, yielding, preemption (tick, IPI, critical sections) and
+ * the accounting of CPU time (see thread.h). */
+#include <thread.h>
+#include <percpu.h>
+#include <ipi.h>
+#include <cpu.h>
+#include <time.h>
+#include <panic.h>
+
+#define RFLAGS_IF 0x200
+
+void arch_context_switch(uint64_t *save_rsp, volatile uint32_t *old_on_cpu, uint64_t *load_rsp,
+			 volatile uint32_t *new_on_cpu);
+
+static volatile int thread_running;   /* thread_boot() started the scheduler */
+
+/* Marks the scheduler as running. Boot CPU, once. */
+void thread_set_running(void)
+{
+	__atomic_store_n(&thread_running, 1, __ATOMIC_RELEASE);
+}
+
+/* See thread.h. */
+int thread_sched_running(void)
+{
+	return __atomic_load_n(&thread_running, __ATOMIC_ACQUIRE);
+}
+
+/* See thread.h. */
+struct thread *thread_current(void)
+{
+	return percpu_ready() ? percpu_self()->curthread : NULL;
+}
+
+/* See thread.h. */
+uint64_t thread_now_ns(void)
+{
+	return time_ns();
+}
+
+/* The core's view of td: idle threads have none. */
+static struct td_sched *thread_ts(struct thread *td)
+{
+	return td->flags & TDF_IDLE ? NULL : &td->ts;
+}
+
+/* The thread that embeds ts. */
+static struct thread *thread_of(struct td_sched *ts)
+{
+	return (struct thread *)((char *)ts - __builtin_offsetof(struct thread, ts));
+}
+
+/* The core asked for a switch of the calling CPU's current thread: note it
+ * and interrupt ourselves, so it happens as soon as interrupts come on. */
+static void thread_resched_self(void)
+{
+	struct percpu *p = percpu_self();
+	p->need_resched = 1;
+	ipi_send(p->cpu, VEC_IPI_RESCHED);
+}
+
+/* Leave the current thread: ask the core for the next one and switch to
+ * it. how: SCHED_SW_*. Interrupts off, no spinlock held; returns (in the
+ * same thread, maybe on another CPU) when it runs again. */
+static void thread_switch(int how)
+{
+	struct percpu *p = percpu_self();
+	struct thread *cur = p->curthread;
+	p->need_resched = 0;
+	struct td_sched *nts = sched_switch(thread_ts(cur), how);
+	struct thread *next = nts ? thread_of(nts) : p->idlethread;
+	if (next == cur)
+		return;
+	cur->run_ns += time_ns() - cur->on_since_ns;
+	p->curthread = next;
+	arch_context_switch(&cur->rsp, &cur->on_cpu, &next->rsp, &next->on_cpu);
+	thread_switch_finish();
+}
+
+/* See thread.h. Runs in the thread just switched to, on its new CPU. */
+void thread_switch_finish(void)
+{
+	struct percpu *p = percpu_self();
+	struct thread *td = p->curthread;
+	td->cpu = (int)p->cpu;
+	td->on_since_ns = time_ns();
+	td->nswitch_in++;
+}
+
+/* See thread.h. */
+void thread_switch_exit(void)
+{
+	cpu_cli();
+	thread_switch(SCHED_SW_EXIT);
+	panic("thread %u ran again after its exit", thread_current()->id);
+}
+
+/* See thread.h. */
+void thread_make_runnable(struct thread *td)
+{
+	uint64_t flags = cpu_save_flags_cli();
+	if (sched_add(&td->ts, SCHED_ADD_DEFAULT) & SCHED_RESCHED)
+		thread_resched_self();
+	cpu_restore_flags(flags);
+}
+
+/* See thread.h. sched_sleep() comes first, and the state is published
+ * under lk, so no waker (who needs lk, or runs on this CPU with
+ * interrupts off) can call sched_wakeup() before it. */
+void thread_block_locked(struct spinlock *lk)
+{
+	struct thread *td = thread_current();
+	KASSERT(!(td->flags & TDF_IDLE), "idle thread of cpu %d blocks", td->cpu);
+	KASSERT(td->preempt_count == 0, "thread %u blocks in a critical section", td->id);
+	sched_sleep(&td->ts);
+	__atomic_store_n(&td->state, TD_SLEEPING, __ATOMIC_RELEASE);
+	spin_unlock(lk);
+	thread_switch(SCHED_SW_SLEEP);
+}
+
+/* See thread.h. The compare-and-swap lets one waker through per sleep. */
+int thread_unblock(struct thread *td)
+{
+	uint32_t expect = TD_SLEEPING;
+	if (!__atomic_compare_exchange_n(&td->state, &expect, TD_RUNNABLE, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return 0;
+	uint64_t flags = cpu_save_flags_cli();
+	if (sched_wakeup(&td->ts) & SCHED_RESCHED)
+		thread_resched_self();
+	cpu_restore_flags(flags);
+	return 1;
+}
+
+/* Timer callback of a timed sleep. */
+static void thread_sleep_timeout(void *arg)
+{
+	thread_unblock(arg);
+}
+
+/* See thread.h. The timer is armed on this CPU with interrupts off, so it
+ * cannot fire before the sleep is recorded. Before the scheduler runs it
+ * waits with sti;hlt. */
+void thread_sleep_ns(uint64_t ns)
+{
+	if (!thread_sched_running()) {
+		uint64_t end = time_ns() + ns;
+		while (time_ns() < end)
+			cpu_sti_hlt();
+		return;
+	}
+	struct thread *td = thread_current();
+	uint64_t flags = cpu_save_flags_cli();
+	sched_sleep(&td->ts);
+	__atomic_store_n(&td->state, TD_SLEEPING, __ATOMIC_RELEASE);
+	timer_arm(&td->sleep_timer, ns, thread_sleep_timeout, td);
+	thread_switch(SCHED_SW_SLEEP);
+	cpu_restore_flags(flags);
+}
+
+/* See thread.h. Interrupts off. */
+void thread_idle_switch(void)
+{
+	thread_switch(SCHED_SW_YIELD);
+}
+
+/* See thread.h. */
+void thread_yield(void)
+{
+	if (!thread_sched_running())
+		return;
+	uint64_t flags = cpu_save_flags_cli();
+	thread_switch(SCHED_SW_YIELD);
+	cpu_restore_flags(flags);
+}
+
+/* See thread.h. */
+void thread_set_nice(struct thread *td, int nice)
+{
+	uint64_t flags = cpu_save_flags_cli();
+	if (sched_set_nice(&td->ts, nice) & SCHED_RESCHED)
+		thread_resched_self();
+	cpu_restore_flags(flags);
+}
+
+/* See thread.h. */
+void thread_set_affinity(struct thread *td, const struct cpuset *mask)
+{
+	uint64_t flags = cpu_save_flags_cli();
+	if (sched_set_affinity(&td->ts, mask) & SCHED_RESCHED)
+		thread_resched_self();
+	cpu_restore_flags(flags);
+}
+
+/* See thread.h. */
+void preempt_disable(void)
+{
+	struct thread *td = thread_current();
+	if (td)
+		__atomic_add_fetch(&td->preempt_count, 1, __ATOMIC_RELAXED);
+}
+
+/* See thread.h. The owed switch happens here only with interrupts on
+ * (otherwise the next interrupt exit or the caller's sti takes care). */
+void preempt_enable(void)
+{
+	struct thread *td = thread_current();
+	if (!td)
+		return;
+	KASSERT(td->preempt_count > 0, "thread %u: preempt_enable without disable", td->id);
+	if (__atomic_sub_fetch(&td->preempt_count, 1, __ATOMIC_RELAXED) != 0)
+		return;
+	uint64_t flags = cpu_save_flags_cli();
+	if ((flags & RFLAGS_IF) && percpu_self()->need_resched && !(td->flags & TDF_IDLE))
+		thread_switch(SCHED_SW_PREEMPT);
+	cpu_restore_flags(flags);
+}
+
+/* See thread.h. */
+void critical_enter(void)
+{
+	preempt_disable();
+}
+
+/* See thread.h. */
+void critical_exit(void)
+{
+	preempt_enable();
+}
+
+/* See thread.h. Timers run first, outside any scheduler lock. */
+void thread_tick(void)
+{
+	timer_tick();
+	struct percpu *p = percpu_self();
+	if (!p->sched_ready)
+		return;
+	if (sched_clock((int)p->cpu, thread_ts(p->curthread)))
+		p->need_resched = 1;
+}
+
+/* See thread.h. */
+void thread_resched_ipi(void)
+{
+	struct percpu *p = percpu_self();
+	if (p->sched_ready && sched_ipi((int)p->cpu, thread_ts(p->curthread)))
+		p->need_resched = 1;
+}
+
+/* See thread.h. */
+void thread_irq_exit(uint64_t rflags)
+{
+	struct percpu *p = percpu_self();
+	if (!p->need_resched || !p->sched_ready || !(rflags & RFLAGS_IF))
+		return;
+	struct thread *td = p->curthread;
+	if (td->preempt_count || (td->flags & TDF_IDLE))
+		return;
+	thread_switch(SCHED_SW_PREEMPT);
+}
