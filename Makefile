@@ -123,6 +123,7 @@ UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c
 UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
+UNIT_SRCS_witness := kernel/arch/x86_64/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
@@ -142,6 +143,7 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
+$(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
 
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder

@@ -6,7 +6,9 @@
  * interrupt handler on the same CPU can never wait for a lock its own CPU
  * holds. Taking a lock the calling CPU already holds, or spinning for
  * longer than SPINLOCK_TIMEOUT_S seconds, panics with the lock's name and
- * its holder instead of hanging silently.
+ * its holder instead of hanging silently. With `sysctl debug.witness=1`
+ * every acquisition is also checked against the lock order seen so far
+ * (kernel/arch/x86_64/witness.c): a reversal panics naming both orders.
  */
 #ifndef MOSAIC_SPINLOCK_H
 #define MOSAIC_SPINLOCK_H

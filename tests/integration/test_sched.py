@@ -39,9 +39,11 @@ def top_busy(out):
 
 
 def test_sched_storm(ctx):
-    out = run_script(ctx, "sysctl kern.sched.debug=1; schedtest storm 400 3000; "
-                          "sysctl kern.sched.debug")
+    # Run-queue invariants and spinlock order checks on for the whole storm.
+    out = run_script(ctx, "sysctl kern.sched.debug=1 debug.witness=1; schedtest storm 400 3000; "
+                          "schedtest pingpong 500; sysctl kern.sched.debug debug.witness")
     check("kern.sched.debug: 1" in out, "invariant checks not on:\n" + out[-3000:])
+    check("debug.witness: 1" in out, "lock-order checks not on:\n" + out[-3000:])
     g = re.search(r"storm: created (\d+) started (\d+) finished (\d+) joined (\d+); "
                   r"mutex count (\d+) of (\d+);.*cpus used (\d+) of (\d+); (\w+)", out)
     check(g, "no storm result:\n" + out[-3000:])

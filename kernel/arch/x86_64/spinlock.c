@@ -5,6 +5,7 @@
 #include <cpu.h>
 #include <time.h>
 #include <panic.h>
+#include <witness.h>
 
 /* Spin until the lock is ours. Panics when this CPU
  * already holds it, or after SPINLOCK_TIMEOUT_S seconds of waiting (once
@@ -14,6 +15,7 @@ static void spin_acquire(struct spinlock *l)
 	unsigned me = cpu_current();
 	if (l->locked && l->owner == me)
 		panic("spinlock '%s': cpu %u takes it again while holding it", l->name, me);
+	witness_acquire(l);
 	uint64_t hz = time_tsc_hz();
 	uint64_t start = rdtsc();
 	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
@@ -47,6 +49,7 @@ void spin_unlock(struct spinlock *l)
 	if (!l->locked || l->owner != cpu_current())
 		panic("spinlock '%s': released by cpu %u, held by cpu %u", l->name,
 		      cpu_current(), l->owner);
+	witness_release(l);
 	l->owner = SPINLOCK_NO_OWNER;
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }
@@ -64,6 +67,7 @@ int spin_trylock(struct spinlock *l)
 	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
 		return 0;
 	l->owner = cpu_current();
+	witness_acquire(l);
 	return 1;
 }
 

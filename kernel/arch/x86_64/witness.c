@@ -1,0 +1,102 @@
+/* witness.c — lock-order assertions for spinlocks (see witness.h).
+ *
+ * Locks are grouped into classes by name ("tdq", "heap", ...). While the
+ * check is on, every acquisition made while other locks are held records
+ * "held class before new class"; taking two classes in the opposite order
+ * of one seen before is a lock-order reversal, i.e. a possible deadlock,
+ * and panics naming both orders. Locks of the same class may nest (the
+ * scheduler takes two run-queue locks in CPU order). */
+#include <witness.h>
+#include <spinlock.h>
+#include <smp.h>
+#include <panic.h>
+#include <string.h>
+#include <sysctl.h>
+
+#define WITNESS_CLASSES 64
+#define WITNESS_HELD_MAX 16
+
+int64_t witness_enabled;
+SYSCTL_INT(debug_witness, "debug.witness", &witness_enabled, 1, 0, 1,
+	   "check spinlock acquisition order (lock-order reversals panic)");
+
+static volatile uint32_t witness_busy;          /* guards the class table */
+static const char *class_names[WITNESS_CLASSES];
+static unsigned class_count;
+static uint64_t seen_before[WITNESS_CLASSES];   /* bit b of [a]: a held when b taken */
+
+struct held_locks {
+	unsigned count;
+	unsigned classes[WITNESS_HELD_MAX];
+};
+static struct held_locks held[MAXCPU];
+
+static void table_lock(void)
+{
+	while (__atomic_exchange_n(&witness_busy, 1, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+static void table_unlock(void)
+{
+	__atomic_store_n(&witness_busy, 0, __ATOMIC_RELEASE);
+}
+
+/* Class index of a lock name, adding it if new; -1 when the table is full.
+ * Caller holds the table lock. */
+static int class_of(const char *name)
+{
+	for (unsigned i = 0; i < class_count; i++)
+		if (strcmp(class_names[i], name) == 0)
+			return (int)i;
+	if (class_count == WITNESS_CLASSES)
+		return -1;
+	class_names[class_count] = name;
+	return (int)class_count++;
+}
+
+/* See witness.h. */
+void witness_acquire(const struct spinlock *l)
+{
+	if (!witness_enabled)
+		return;
+	struct held_locks *h = &held[cpu_current()];
+	table_lock();
+	int c = class_of(l->name);
+	for (unsigned i = 0; c >= 0 && i < h->count; i++) {
+		unsigned before = h->classes[i];
+		if (before == (unsigned)c)
+			continue;
+		if (seen_before[c] & (1ull << before)) {
+			const char *held_name = class_names[before];
+			table_unlock();
+			witness_enabled = 0;   /* the panic path takes locks too */
+			panic("lock order reversal: '%s' taken while holding '%s', but earlier "
+			      "'%s' was taken while holding '%s'", l->name, held_name, held_name,
+			      l->name);
+		}
+		seen_before[before] |= 1ull << c;
+	}
+	table_unlock();
+	if (c >= 0 && h->count < WITNESS_HELD_MAX)
+		h->classes[h->count++] = (unsigned)c;
+}
+
+/* See witness.h. */
+void witness_release(const struct spinlock *l)
+{
+	if (!witness_enabled)
+		return;
+	struct held_locks *h = &held[cpu_current()];
+	table_lock();
+	int c = class_of(l->name);
+	table_unlock();
+	for (unsigned i = h->count; i-- > 0;) {
+		if (h->classes[i] == (unsigned)c) {
+			for (; i + 1 < h->count; i++)
+				h->classes[i] = h->classes[i + 1];
+			h->count--;
+			return;
+		}
+	}
+}
