@@ -119,10 +119,11 @@ UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 # --- sources under test (one line per test) ---
 UNIT_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/format.c
 UNIT_SRCS_format  := kernel/lib/format.c
-UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c
+UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c kernel/lib/parse.c
 UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
+UNIT_SRCS_parse   := kernel/lib/parse.c
 UNIT_SRCS_witness := kernel/arch/x86_64/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_psf     := kernel/dev/psf.c

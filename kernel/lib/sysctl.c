@@ -3,6 +3,7 @@
 #include <sysctl.h>
 #include <printk.h>
 #include <string.h>
+#include <parse.h>
 
 const struct sysctl_oid *sysctl_find(const struct sysctl_set *set, const char *name)
 {
@@ -57,37 +58,6 @@ void sysctl_format(const struct sysctl_oid *oid, char *buf, size_t len)
 	}
 }
 
-/* Decimal or 0x-hex, optional leading '-'; rejects junk and overflow. */
-static int parse_int(const char *s, int64_t *out)
-{
-	int neg = 0;
-	uint64_t v = 0, base = 10;
-	if (*s == '-') {
-		neg = 1;
-		s++;
-	}
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned d;
-		if (*s >= '0' && *s <= '9') d = *s - '0';
-		else if (base == 16 && *s >= 'a' && *s <= 'f') d = *s - 'a' + 10;
-		else if (base == 16 && *s >= 'A' && *s <= 'F') d = *s - 'A' + 10;
-		else return -1;
-		if (v > (UINT64_MAX - d) / base)
-			return -1;
-		v = v * base + d;
-	}
-	if (v > (uint64_t)INT64_MAX + (uint64_t)neg)
-		return -1;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return 0;
-}
-
 int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, size_t err_len)
 {
 	if (!oid->writable) {
@@ -105,7 +75,7 @@ int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, siz
 		return 0;
 	}
 	int64_t v;
-	if (parse_int(value, &v)) {
+	if (parse_i64(value, &v)) {
 		ksnprintf(err, err_len, "%s: '%s' is not an integer", oid->name, value);
 		return -1;
 	}

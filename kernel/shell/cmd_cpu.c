@@ -3,6 +3,7 @@
 #include <smp.h>
 #include <cpu.h>
 #include <cpuid_decode.h>
+#include <parse.h>
 #include <printk.h>
 
 static const char *cpus_source_name(unsigned source)
@@ -48,30 +49,12 @@ static int cmd_cpus(int argc, char **argv)
 SHELL_COMMAND(cpus, 0, 0, "", "list the logical CPUs: APIC id, core type, topology ids, HFI row",
 	      cmd_cpus);
 
-/* Parse a number: hexadecimal (optional 0x) when hex, else decimal; the
- * whole word must be used and the value fit in 32 bits. */
+/* A 32-bit number: hexadecimal (optional 0x) when hex, else decimal. */
 static int cpuid_parse(const char *s, int hex, uint32_t *out)
 {
-	uint64_t v = 0;
-	unsigned base = hex ? 16 : 10;
-	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	if (!*s)
+	uint64_t v;
+	if (parse_u64(s, hex ? 16 : 10, &v) || v > 0xFFFFFFFFull)
 		return -1;
-	for (; *s; s++) {
-		unsigned dig;
-		if (*s >= '0' && *s <= '9')
-			dig = (unsigned)(*s - '0');
-		else if (hex && *s >= 'a' && *s <= 'f')
-			dig = (unsigned)(*s - 'a' + 10);
-		else if (hex && *s >= 'A' && *s <= 'F')
-			dig = (unsigned)(*s - 'A' + 10);
-		else
-			return -1;
-		v = v * base + dig;
-		if (v > 0xFFFFFFFFull)
-			return -1;
-	}
 	*out = (uint32_t)v;
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* cmd_power.c — ending the run: reboot, poweroff, exit (QEMU tests). */
 #include <shell.h>
 #include <power.h>
+#include <parse.h>
 #include <printk.h>
 
 static int cmd_reboot(int argc, char **argv)
@@ -23,25 +24,14 @@ SHELL_COMMAND(poweroff, 0, 0, "", "turn the machine off (UEFI ResetSystem)", cmd
 
 static int cmd_exit(int argc, char **argv)
 {
-	int status = 0;
-	if (argc == 2) {
-		char *s = argv[1];
-		if (!*s)
-			goto bad;
-		for (; *s; s++) {
-			if (*s < '0' || *s > '9' || status > 12)
-				goto bad;
-			status = status * 10 + (*s - '0');
-		}
-		if (status > 127)
-			goto bad;
+	uint64_t status = 0;
+	if (argc == 2 && (parse_u64(argv[1], 10, &status) || status > 127)) {
+		printk("exit: status must be 0..127\n");
+		return 1;
 	}
-	printk("exit %d\n", status);
-	power_qemu_exit(status);
+	printk("exit %d\n", (int)status);
+	power_qemu_exit((int)status);
 	printk("exit: no isa-debug-exit device (not under QEMU?); use poweroff\n");
-	return 1;
-bad:
-	printk("exit: status must be 0..127\n");
 	return 1;
 }
 SHELL_COMMAND(exit, 0, 1, "[status]", "leave QEMU with a status (isa-debug-exit)", cmd_exit);

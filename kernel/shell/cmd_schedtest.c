@@ -6,6 +6,7 @@
 #include <thread.h>
 #include <mutex.h>
 #include <sem.h>
+#include <parse.h>
 #include <printk.h>
 #include <string.h>
 #include <smp.h>
@@ -396,7 +397,7 @@ static int arg_u64(int argc, char **argv, int i, uint64_t dflt, uint64_t *out)
 	*out = dflt;
 	if (i >= argc)
 		return 0;
-	if (cmd_parse_u64(argv[i], out) == 0)
+	if (parse_u64(argv[i], 0, out) == 0)
 		return 0;
 	printk("schedtest: '%s' is not a number\n", argv[i]);
 	return -1;

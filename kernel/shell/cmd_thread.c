@@ -3,6 +3,7 @@
 #include <shell.h>
 #include <thread.h>
 #include <console.h>
+#include <parse.h>
 #include <printk.h>
 #include <string.h>
 #include <smp.h>
@@ -15,40 +16,13 @@
 #define TOP_PERIOD_MS 1000
 
 /* See cmd_thread.h. */
-int cmd_parse_u64(const char *s, uint64_t *out)
-{
-	unsigned base = 10;
-	uint64_t v = 0;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		unsigned d;
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			return -1;
-		v = v * base + d;
-	}
-	*out = v;
-	return 0;
-}
-
-/* See cmd_thread.h. */
 int cmd_parse_cpus(const char *s, struct cpuset *out)
 {
 	cpuset_zero(out);
 	unsigned n = smp_cpu_count();
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		uint64_t mask;
-		if (cmd_parse_u64(s, &mask))
+		if (parse_u64(s, 0, &mask))
 			goto bad;
 		for (unsigned c = 0; c < 64 && c < n; c++)
 			if ((mask >> c) & 1)
@@ -66,7 +40,7 @@ int cmd_parse_cpus(const char *s, struct cpuset *out)
 			uint64_t lo, hi;
 			if (dash)
 				*dash = 0;
-			if (cmd_parse_u64(item, &lo) || cmd_parse_u64(dash ? dash + 1 : item, &hi) ||
+			if (parse_u64(item, 0, &lo) || parse_u64(dash ? dash + 1 : item, 0, &hi) ||
 			    hi < lo || hi >= n)
 				goto bad;
 			for (uint64_t c = lo; c <= hi; c++)
@@ -208,7 +182,7 @@ static int cmd_top(int argc, char **argv)
 {
 	uint64_t frames = shell_scripted() ? 1 : UINT64_MAX;
 	if (argc == 3 && strcmp(argv[1], "-n") == 0) {
-		if (cmd_parse_u64(argv[2], &frames) || frames == 0) {
+		if (parse_u64(argv[2], 0, &frames) || frames == 0) {
 			printk("top: -n wants a positive count\n");
 			return 1;
 		}
@@ -276,7 +250,7 @@ static int cmd_spawn(int argc, char **argv)
 		printk("spawn: the scheduler is off (sched=off)\n");
 		return 1;
 	}
-	if (cmd_parse_u64(argv[1], &n) || n == 0 || n > 512) {
+	if (parse_u64(argv[1], 0, &n) || n == 0 || n > 512) {
 		printk("spawn: N must be 1..512\n");
 		return 1;
 	}
@@ -293,7 +267,7 @@ static int cmd_spawn(int argc, char **argv)
 			if (cmd_parse_cpus(argv[i] + 5, &mask))
 				return 1;
 			have_mask = 1;
-		} else if (strncmp(argv[i], "ms=", 3) != 0 || cmd_parse_u64(argv[i] + 3, &ms)) {
+		} else if (strncmp(argv[i], "ms=", 3) != 0 || parse_u64(argv[i] + 3, 0, &ms)) {
 			printk("spawn: unknown argument '%s'\n", argv[i]);
 			return 1;
 		}

@@ -5,8 +5,6 @@
 #include <stdint.h>
 #include "../sched/topo_cpuset.h"
 
-/* Decimal (or 0x hex) unsigned number, the whole string; 0 on success. */
-int cmd_parse_u64(const char *s, uint64_t *out);
 /* A CPU set: "0x" hex mask or a list "0-3,6"; only CPUs that exist.
  * 0 on success, -1 (after printing why) otherwise. */
 int cmd_parse_cpus(const char *s, struct cpuset *out);

@@ -1,0 +1,41 @@
+/* parse.c — numbers from text (see parse.h). */
+#include <parse.h>
+
+int parse_u64(const char *s, unsigned base, uint64_t *out)
+{
+	if (base != 10 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	} else if (base == 0) {
+		base = 10;
+	}
+	if (!*s)
+		return -1;
+	uint64_t v = 0;
+	for (; *s; s++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return -1;
+		if (v > (UINT64_MAX - d) / base)
+			return -1;
+		v = v * base + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_i64(const char *s, int64_t *out)
+{
+	int neg = *s == '-';
+	uint64_t v;
+	if (parse_u64(s + neg, 0, &v) || v > (uint64_t)INT64_MAX + (uint64_t)neg)
+		return -1;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
