@@ -111,14 +111,13 @@ static EFI_STATUS cfg_parse(struct loader_config *cfg, const char *text, UINTN s
  * only. */
 EFI_STATUS cfg_load(const CHAR16 *path, struct loader_config *cfg)
 {
-	EFI_FILE_HANDLE file;
 	UINT64 size;
-	char *text;
+	UINT8 *text;
 	EFI_STATUS status;
 
 	ZeroMem(cfg, sizeof(*cfg));
 	StrCpy(cfg->kernel, LOADER_DEFAULT_KERNEL);
-	status = vol_open(path, &file, &size);
+	status = vol_read_whole(path, L"configuration file", CFG_SIZE_MAX, &text, &size);
 	if (status == EFI_NOT_FOUND) {
 		log_info(L"no %s: using kernel=%s and an empty command line", path,
 			 LOADER_DEFAULT_KERNEL);
@@ -126,25 +125,9 @@ EFI_STATUS cfg_load(const CHAR16 *path, struct loader_config *cfg)
 	}
 	if (EFI_ERROR(status))
 		return status;
-	if (size > CFG_SIZE_MAX) {
-		log_error(L"%s is %ld bytes; a configuration file is at most %d", path, size,
-			  CFG_SIZE_MAX);
-		vol_close(file);
-		return EFI_BAD_BUFFER_SIZE;
-	}
-	text = AllocatePool(size + 1);
-	if (!text) {
-		log_error(L"out of memory reading %s", path);
-		vol_close(file);
-		return EFI_OUT_OF_RESOURCES;
-	}
-	status = vol_read(file, path, text, size);
-	vol_close(file);
-	if (!EFI_ERROR(status)) {
-		log_info(L"configuration: %s", path);
-		cfg->from_file = TRUE;
-		status = cfg_parse(cfg, text, (UINTN)size);
-	}
+	log_info(L"configuration: %s", path);
+	cfg->from_file = TRUE;
+	status = cfg_parse(cfg, (char *)text, (UINTN)size);
 	FreePool(text);
 	return status;
 }

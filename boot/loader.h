@@ -42,6 +42,12 @@ void vol_init(EFI_HANDLE own_device);
 EFI_STATUS vol_open(const CHAR16 *path, EFI_FILE_HANDLE *file, UINT64 *size);
 EFI_STATUS vol_read(EFI_FILE_HANDLE file, const CHAR16 *path, VOID *buf, UINT64 size);
 void vol_close(EFI_FILE_HANDLE file);
+/* Read all of the file at path (vol_open's search) into a new pool buffer
+ * with one spare byte; *buf is the caller's to FreePool. EFI_NOT_FOUND is
+ * returned without a message (the caller says what was missing); a file
+ * over max bytes, no memory or a read error is reported, naming `what`. */
+EFI_STATUS vol_read_whole(const CHAR16 *path, const CHAR16 *what, UINT64 max, UINT8 **buf,
+			  UINT64 *size);
 
 /* ---- config.c: mosaic.cfg */
 struct loader_config {

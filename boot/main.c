@@ -12,33 +12,17 @@
 /* Read the kernel ELF at path and place it (elf.c). Boot services only. */
 static EFI_STATUS load_kernel(const CHAR16 *path, struct kernel_image *kernel)
 {
-	EFI_FILE_HANDLE file;
 	UINT64 size;
 	UINT8 *buf;
 	EFI_STATUS status;
 
-	status = vol_open(path, &file, &size);
+	status = vol_read_whole(path, L"kernel", KERNEL_FILE_MAX, &buf, &size);
 	if (status == EFI_NOT_FOUND)
 		log_error(L"kernel %s not found, neither on the loader's volume nor on any other",
 			  path);
 	if (EFI_ERROR(status))
 		return status;
-	if (size > KERNEL_FILE_MAX) {
-		log_error(L"kernel %s is %ld MiB; more than %ld MiB is not a kernel", path,
-			  size >> 20, KERNEL_FILE_MAX >> 20);
-		vol_close(file);
-		return EFI_LOAD_ERROR;
-	}
-	buf = AllocatePool(size + 1);
-	if (!buf) {
-		log_error(L"out of memory: cannot buffer the %ld-byte kernel file", size);
-		vol_close(file);
-		return EFI_OUT_OF_RESOURCES;
-	}
-	status = vol_read(file, path, buf, size);
-	vol_close(file);
-	if (!EFI_ERROR(status))
-		status = elf_load_kernel(path, buf, size, kernel);
+	status = elf_load_kernel(path, buf, size, kernel);
 	FreePool(buf);
 	return status;
 }

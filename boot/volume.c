@@ -149,3 +149,32 @@ void vol_close(EFI_FILE_HANDLE file)
 {
 	file->Close(file);
 }
+
+/* See loader.h. Boot services only. */
+EFI_STATUS vol_read_whole(const CHAR16 *path, const CHAR16 *what, UINT64 max, UINT8 **buf,
+			  UINT64 *size)
+{
+	EFI_FILE_HANDLE file;
+	EFI_STATUS status = vol_open(path, &file, size);
+
+	if (EFI_ERROR(status))
+		return status;
+	if (*size > max) {
+		log_error(L"%s %s is %ld bytes; at most %ld are accepted", what, path, *size, max);
+		vol_close(file);
+		return EFI_BAD_BUFFER_SIZE;
+	}
+	*buf = AllocatePool(*size + 1);
+	if (!*buf) {
+		log_error(L"out of memory: cannot buffer the %ld-byte %s %s", *size, what, path);
+		vol_close(file);
+		return EFI_OUT_OF_RESOURCES;
+	}
+	status = vol_read(file, path, *buf, *size);
+	vol_close(file);
+	if (EFI_ERROR(status)) {
+		FreePool(*buf);
+		*buf = NULL;
+	}
+	return status;
+}
