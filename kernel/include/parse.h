@@ -2,6 +2,7 @@
  * values). Portable C; no locks. */
 #ifndef MOSAIC_PARSE_H
 #define MOSAIC_PARSE_H
+#include <stddef.h>
 #include <stdint.h>
 
 /* All of s as an unsigned number. base 10: decimal; base 16: hex with an
@@ -11,5 +12,18 @@ int parse_u64(const char *s, unsigned base, uint64_t *out);
 /* Like parse_u64 (base 0) with an optional leading '-'; -1 when the value
  * does not fit an int64_t. */
 int parse_i64(const char *s, int64_t *out);
+
+/* Input values named in messages are cut to this many characters. */
+#define PARSE_ECHO_MAX 40
+
+/* All of s (base 0, as parse_u64) as a number in min..max. Returns 0, or
+ * -1 with a one-line message in err naming `what`, the input and the
+ * allowed range, e.g. "ms: 'abc' is not a number (0..600000)". *out is
+ * untouched on failure. */
+int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char *what,
+		    char *err, size_t err_len);
+/* Signed counterpart (optional leading '-'). */
+int parse_i64_range(const char *s, int64_t min, int64_t max, int64_t *out, const char *what,
+		    char *err, size_t err_len);
 
 #endif

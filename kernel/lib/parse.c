@@ -1,5 +1,6 @@
 /* parse.c — numbers from text (see parse.h). */
 #include <parse.h>
+#include <printk.h>
 
 int parse_u64(const char *s, unsigned base, uint64_t *out)
 {
@@ -37,5 +38,41 @@ int parse_i64(const char *s, int64_t *out)
 	if (parse_u64(s + neg, 0, &v) || v > (uint64_t)INT64_MAX + (uint64_t)neg)
 		return -1;
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char *what,
+		    char *err, size_t err_len)
+{
+	uint64_t v;
+	if (parse_u64(s, 0, &v)) {
+		ksnprintf(err, err_len, "%s: '%.*s' is not a number (%llu..%llu)", what, PARSE_ECHO_MAX, s,
+			  (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	if (v < min || v > max) {
+		ksnprintf(err, err_len, "%s: %.*s is outside %llu..%llu", what, PARSE_ECHO_MAX, s,
+			  (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_i64_range(const char *s, int64_t min, int64_t max, int64_t *out, const char *what,
+		    char *err, size_t err_len)
+{
+	int64_t v;
+	if (parse_i64(s, &v)) {
+		ksnprintf(err, err_len, "%s: '%.*s' is not a number (%lld..%lld)", what, PARSE_ECHO_MAX, s,
+			  (long long)min, (long long)max);
+		return -1;
+	}
+	if (v < min || v > max) {
+		ksnprintf(err, err_len, "%s: %.*s is outside %lld..%lld", what, PARSE_ECHO_MAX, s,
+			  (long long)min, (long long)max);
+		return -1;
+	}
+	*out = v;
 	return 0;
 }
