@@ -147,6 +147,23 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
 
+# ---------------------------------------------------------------- fuzz harnesses
+# tests/fuzz/fuzz_<name>.c (framework: tests/fuzz/fuzz.h) plus the sources it
+# covers, built with ASan+UBSan that stop at the first error. `make test`
+# runs each for FUZZ_TEST_ITER iterations; `make fuzz` for FUZZ_ITER.
+FUZZ_CFLAGS := $(HOST_CFLAGS) -fno-sanitize-recover=all -Itests/fuzz
+FUZZ_NAMES  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS   := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
+FUZZ_TEST_ITER ?= 20000
+FUZZ_ITER ?= 2000000
+FUZZ_SEED ?= 1
+# --- sources under fuzzing (one line per harness) ---
+FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
+# --- end ---
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
+	@mkdir -p $(dir $@)
+	gcc $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
 # run on an InstLatx64 CPUID dump (docs/cpuid.md).
@@ -159,7 +176,7 @@ $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpu
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
-.PHONY: all deps run-qemu debug iso test clean build-kernel build-iso build-test FORCE
+.PHONY: all deps run-qemu debug iso test fuzz clean build-kernel build-iso build-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build-kernel
@@ -169,7 +186,7 @@ deps:
 
 build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
-build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS)
+build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS) $(FUZZ_BINS)
 build-kernel: $(BUILD)/cpuid-replay
 build-test: $(BUILD)/cpuid-replay
 
@@ -191,7 +208,13 @@ debug: all
 
 test: deps
 	@$(MAKE) --no-print-directory build-test
-	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" $(if $(T),-k "$(T)")
+	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" \
+	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) $(if $(T),-k "$(T)")
+
+# Every fuzz harness for FUZZ_ITER iterations from seed FUZZ_SEED.
+fuzz: deps
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@set -e; for b in $(FUZZ_BINS); do $$b --seed $(FUZZ_SEED) --iterations $(FUZZ_ITER); done
 
 clean:
 	rm -rf $(BUILD)

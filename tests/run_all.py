@@ -59,6 +59,25 @@ def run_unit(binary, results, pattern):
                      % (p.returncode, out[-3000:]))
 
 
+def run_fuzz(binary, iterations, results, pattern):
+    """A fuzz harness (tests/fuzz/fuzz.h) for a fixed number of iterations
+    from seed 1: passes when it exits 0."""
+    name = "fuzz/" + os.path.basename(binary)
+    if pattern and pattern not in name:
+        return
+    start = time.monotonic()
+    try:
+        p = subprocess.run([binary, "--seed", "1", "--iterations", str(iterations)],
+                           capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        results.fail(name, "timed out after 600 s")
+        return
+    if p.returncode == 0:
+        results.ok(name, time.monotonic() - start)
+    else:
+        results.fail(name, "exit status %d:\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+
+
 class Context:
     """What an integration test gets: machines that are always cleaned up."""
 
@@ -121,12 +140,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     ap.add_argument("--unit", default="")
+    ap.add_argument("--fuzz", default="")
+    ap.add_argument("--fuzz-iter", type=int, default=20000)
     ap.add_argument("-k", dest="pattern", default="")
     args = ap.parse_args()
     results = Results()
     print("== host unit tests", flush=True)
     for b in args.unit.split():
         run_unit(b, results, args.pattern)
+    print("== fuzz harnesses", flush=True)
+    for b in args.fuzz.split():
+        run_fuzz(b, args.fuzz_iter, results, args.pattern)
     print("== QEMU integration tests", flush=True)
     run_integration(os.path.abspath(args.build), results, args.pattern)
     if results.failed:
