@@ -138,6 +138,9 @@ UNIT_SRCS_ule_runq     := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_search   := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_pickcpu  := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_balance  := $(ULE_TEST_SRCS)
+UNIT_SRCS_ule_wakeup   := $(ULE_TEST_SRCS)
+# The race test runs the core on pthreads (sched_plat_mt.c) under ThreadSanitizer.
+UNIT_SRCS_ule_race     := $(filter-out tests/unit/sched_plat_test.c,$(ULE_TEST_SRCS)) tests/unit/sched_plat_mt.c
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -146,6 +149,7 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 	gcc $(HOST_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/unit/test_ule_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 
 # ---------------------------------------------------------------- fuzz harnesses
 # tests/fuzz/fuzz_<name>.c (framework: tests/fuzz/fuzz.h) plus the sources it

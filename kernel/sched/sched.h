@@ -1,6 +1,9 @@
 /*
- * sched.h — the ULE scheduler core (FreeBSD 14-era generation, see
- * shared/reference/ule.md §2–§10): what the thread layer calls.
+ * sched.h — the ULE scheduler core: what the thread layer calls. A port of
+ * FreeBSD's sys/kern/sched_ule.c of the FreeBSD 14 generation (three run
+ * queues per CPU with the timeshare calendar, cpu_search_lowest/highest
+ * over the cpu_group tree); each ported function names its FreeBSD
+ * counterpart in the comment above it. docs/sched.md describes it.
  *
  * The thread layer embeds a struct td_sched in its struct thread (find the
  * thread again with container_of) and never touches its fields except
@@ -15,10 +18,17 @@
  * thread passes cur == NULL.
  *
  * Thread states, kept by the core in ts_state, changed only under the tdq
- * lock of ts_cpu:
+ * lock that protects the thread (ts_lockcpu's):
  *   SCHED_TS_INACTIVE  new, sleeping or exited: on no queue, counted nowhere;
  *   SCHED_TS_RUNQ      on the run queue of ts_cpu (counted in its load);
  *   SCHED_TS_RUNNING   chosen by sched_switch() on ts_cpu (counted in its load).
+ *
+ * Which lock protects a thread: the tdq lock of ts_lockcpu. While the core
+ * moves a thread between CPUs without holding both locks (a wake-up that
+ * queues it elsewhere, a migration at switch time, an affinity change),
+ * ts_lockcpu is SCHED_TS_LOCK_BLOCKED: whoever wants the thread's lock waits
+ * until the move has finished and then takes the new CPU's lock (FreeBSD's
+ * thread_lock_block() / blocked_lock). The mover owns the thread meanwhile.
  *
  * LOCKING RULES (binding for every caller):
  *  1. Every sched_* function except sched_init(), the tunable setters and the
@@ -70,7 +80,7 @@
 #define PRIO_MIN (-20)   /* nice range */
 #define PRIO_MAX 20
 
-/* ULE's split of timeshare into interactive and batch (§4.1). */
+/* ULE's split of timeshare into interactive and batch. */
 #define SCHED_PRI_NRESV (PRIO_MAX - PRIO_MIN)
 #define SCHED_PRI_NHALF (SCHED_PRI_NRESV / 2)
 #define PRI_TIMESHARE_RANGE (PRI_MAX_TIMESHARE - PRI_MIN_TIMESHARE + 1)      /* 136 */
@@ -84,13 +94,13 @@
 #define SCHED_PRI_MAX (PRI_MAX_BATCH - SCHED_PRI_NHALF)                       /* 203 */
 #define SCHED_PRI_RANGE (SCHED_PRI_MAX - SCHED_PRI_MIN + 1)                   /* 48 */
 
-/* Interactivity score range (§4.3). */
+/* Interactivity score range (sched_interact_score). */
 #define SCHED_INTERACT_MAX 100
 #define SCHED_INTERACT_HALF (SCHED_INTERACT_MAX / 2)
 #define SCHED_TICK_SHIFT 10
 
 /* Priority classes. TIMESHARE: priority computed from interactivity and
- * %CPU plus nice (§4.5). REALTIME and IDLE: fixed priority, nice selects
+ * %CPU plus nice (sched_priority). REALTIME and IDLE: fixed priority, nice selects
  * the level inside the class: REALTIME PRI_MIN_REALTIME + (nice+20)*31/40
  * (16..47), IDLE PRI_MIN_IDLE + (nice+20)*31/40 (224..255). */
 enum sched_class { SCHED_CLASS_REALTIME = 1, SCHED_CLASS_TIMESHARE = 2, SCHED_CLASS_IDLE = 3 };
@@ -103,9 +113,13 @@ enum sched_ts_state { SCHED_TS_INACTIVE = 0, SCHED_TS_RUNQ = 1, SCHED_TS_RUNNING
 #define TSF_PICKCPU 0x0004   /* repick the CPU at the next switch (TDF_PICKCPU) */
 #define TSF_SLICEEND 0x0008  /* slice exhausted (TDF_SLICEEND) */
 #define TSF_WOKEN 0x0010     /* woken while still RUNNING: the sleep is cancelled */
-#define TSF_BOOSTED 0x0020   /* priority raised to static_boost since sched_sleep() */
+#define TSF_BOOSTED 0x0020   /* priority raised to static_boost by sched_sleep(), until it next runs */
 
-/* Per-thread scheduler data (§2.3). Zero-initialise, then sched_thread_init(). */
+/* ts_lockcpu of a thread in transit between CPUs (see "Which lock"). */
+#define SCHED_TS_LOCK_BLOCKED (-1)
+
+/* Per-thread scheduler data (FreeBSD's struct td_sched plus the fields of
+ * struct thread ULE uses). Zero-initialise, then sched_thread_init(). */
 struct td_sched {
 	struct td_sched *ts_next, *ts_prev; /* run-queue links (tdq lock) */
 	uint8_t ts_state;        /* enum sched_ts_state */
@@ -119,6 +133,7 @@ struct td_sched {
 	uint16_t ts_flags;       /* TSF_* */
 	int16_t ts_pinned;       /* > 0: may not migrate (sched_pin / sched_bind) */
 	int32_t ts_cpu;          /* CPU it is queued on / runs on / last ran on */
+	int32_t ts_lockcpu;      /* CPU whose tdq lock protects it, or SCHED_TS_LOCK_BLOCKED */
 	int32_t ts_lastcpu;      /* CPU it ran on before the last switch-out, -1 never ran */
 	int32_t ts_bound_cpu;    /* CPU of sched_bind(), -1 if not bound */
 	int32_t ts_slice;        /* ticks of the current slice consumed (counts up) */
@@ -157,9 +172,11 @@ void sched_start_smp(void);
  * CPUs it may run on (NULL: all), and ULE's fork inheritance from parent
  * (NULL: none): the parent's history is copied and scaled down
  * (sched_interact_fork), the child's slice starts nearly used, and the
- * parent is charged one tick of run time. ts_cpu starts as the parent's CPU,
- * else the calling CPU. No lock needed for ts; the parent must be the
- * calling thread (or NULL). */
+ * parent's %CPU is brought up to date and it is charged one tick of run time
+ * (its priority recomputed). ts_cpu starts as the parent's CPU, else the
+ * calling CPU. No lock needed for ts; the parent must be the calling
+ * thread (or NULL); takes the own tdq lock for the parent. FreeBSD:
+ * sched_fork() / sched_fork_thread(). */
 void sched_thread_init(struct td_sched *ts, struct td_sched *parent, int pri_class, int nice,
 		       const struct cpuset *mask);
 
@@ -176,27 +193,33 @@ void sched_adopt_running(struct td_sched *ts);
 
 /* Return value bit of sched_add()/sched_wakeup()/sched_set_*(): the calling
  * CPU's current thread should be switched out as soon as the caller leaves
- * its critical section (local preemption, §4.7 sched_setpreempt). Remote
- * CPUs are told by IPI (sched_plat_ipi) from inside the call. */
+ * its critical section (local preemption: FreeBSD's sched_setpreempt asks
+ * for a switch at the next return to user mode or critical-section exit;
+ * kernel threads have only the latter). Remote CPUs are told by IPI
+ * (sched_plat_ipi) from inside the call. */
 #define SCHED_RESCHED 1
 
 /* Makes an INACTIVE thread runnable (new thread or end of a wait that did
  * not go through sched_sleep): recomputes a timeshare priority, chooses a
- * CPU (sched_pickcpu, §6), queues it there (§7 tdq_add) and notifies that
+ * CPU (sched_pickcpu), queues it there (tdq_add) and notifies that
  * CPU (tdq_notify: IPI when it should preempt) or, if it is the calling
- * CPU, returns SCHED_RESCHED when the thread should preempt the current
- * one. Takes the chosen CPU's tdq lock. */
+ * CPU, returns SCHED_RESCHED when the thread has a better priority than
+ * the current one. Takes the thread's tdq lock, then the chosen CPU's.
+ * FreeBSD: sched_add(). */
 int sched_add(struct td_sched *ts, int flags);
 
 /* Records the start of a voluntary sleep of the calling CPU's current
- * thread ts (sleep tick, static_boost). Must be followed by
- * sched_switch(ts, SCHED_SW_SLEEP). Takes the own tdq lock. */
+ * thread ts: the sleep tick, and for a timeshare thread the static_boost
+ * priority, which it keeps while it sleeps and waits on a run queue and
+ * loses when it next runs. Must be followed by sched_switch(ts,
+ * SCHED_SW_SLEEP). Takes the own tdq lock. FreeBSD: sched_sleep(). */
 void sched_sleep(struct td_sched *ts);
 
 /* Ends a sleep begun with sched_sleep(): adds the slept time to the
  * history, refreshes %CPU, resets the slice, then sched_add(). If ts has
  * not yet switched out, only cancels its pending sleep (rule 2). Returns
- * as sched_add(). Takes ts_cpu's tdq lock, then possibly another. */
+ * as sched_add(). Takes the thread's tdq lock, then possibly another.
+ * FreeBSD: sched_wakeup(). */
 int sched_wakeup(struct td_sched *ts);
 
 /* ---- switching ---- */
@@ -211,42 +234,49 @@ int sched_wakeup(struct td_sched *ts);
  * its run time, requeues it if still runnable (on this CPU, or elsewhere
  * after a repick: TSF_PICKCPU from the balancer, or its mask no longer
  * allowing this CPU, or sched_bind to another CPU), or removes its load
- * (sleep/exit, then tries a bounded steal if the CPU became empty, §8.6);
+ * (sleep/exit, then tries a bounded steal if the CPU became empty:
+ * tdq_trysteal);
  * then chooses the next thread and marks it RUNNING here. Returns it, cur
  * itself (no switch needed), or NULL (run the idle thread). Takes the own
- * tdq lock (and a target's when migrating cur), returns with none held. */
+ * tdq lock (and a target's when migrating cur), returns with none held.
+ * FreeBSD: sched_switch() (sched_ule_sswitch in later generations). */
 struct td_sched *sched_switch(struct td_sched *cur, int flags);
 
 /* Per-tick work on cpu (the calling CPU) whose current thread is cur
  * (NULL: idle): calendar advance, run-time/%CPU accounting, priority,
- * slice; on CPU 0 also the periodic balancer with jitter (§8.1). Returns 1
- * when cur should be switched out (slice used up, a preemption owed, or
- * TSF_PICKCPU set). From the tick interrupt. */
+ * slice; on CPU 0 also the periodic balancer with jitter. Returns 1
+ * when cur should be switched out (slice used up, a preemption owed —
+ * also one the balancer caused by moving a better thread here — or
+ * TSF_PICKCPU set). From the tick interrupt. FreeBSD: sched_clock(). */
 int sched_clock(int cpu, struct td_sched *cur);
 
 /* Handler of the scheduler IPI on the calling CPU cpu running cur (NULL:
  * idle): returns 1 when cur should be switched out now (a better thread
  * was queued, or cur was asked to repick its CPU), else 0 and clears the
- * owed-preemption mark. From the IPI interrupt. */
+ * owed-preemption mark. From the IPI interrupt. FreeBSD: sched_preempt(). */
 int sched_ipi(int cpu, struct td_sched *cur);
 
 /* One round of the idle loop of cpu (the calling CPU, running its idle
- * thread): idle stealing (§8.5), spinning, then at most one
+ * thread): idle stealing (tdq_idled), spinning, then at most one
  * sched_plat_idle_wait(). Returns 1 when the tdq has load (the idle thread
  * then calls sched_switch(NULL, SCHED_SW_YIELD)), 0 after an idle wait
- * ended without work (call again). */
+ * ended without work (call again). FreeBSD: one round of sched_idletd(). */
 int sched_idle(int cpu);
 
 /* ---- changing a thread ---- */
 
-/* New nice value for a timeshare thread (priority recomputed; a queued
- * thread is requeued; may ask for preemption like sched_add). Any state.
- * Takes ts_cpu's tdq lock. Returns as sched_add(). */
+/* New nice value (priority recomputed; a queued thread is requeued). Any
+ * state. Asks for preemption where the change calls for it: a queued
+ * thread that now beats its CPU's running thread (SCHED_RESCHED on the
+ * calling CPU, an IPI elsewhere), or a running thread that now ranks below
+ * a thread queued on its CPU. Takes the thread's tdq lock. Returns as
+ * sched_add(). FreeBSD: sched_nice() → sched_prio(). */
 int sched_set_nice(struct td_sched *ts, int nice);
 
 /* New CPU mask (NULL: all). A queued thread whose CPU is no longer allowed
  * is moved; a running one is asked (IPI or SCHED_RESCHED) to repick at its
- * next switch. Takes ts_cpu's tdq lock (and a target's). */
+ * next switch. Takes the thread's tdq lock (and a target's). FreeBSD:
+ * sched_affinity(). */
 int sched_set_affinity(struct td_sched *ts, const struct cpuset *mask);
 
 /* Binds the calling CPU's current thread cur to cpu (pins it there).
@@ -263,7 +293,7 @@ void sched_unpin(struct td_sched *cur);
 
 /* ---- reading (lock-free, values may be stale) ---- */
 
-/* Interactivity score 0..100 of ts (§4.3). */
+/* Interactivity score 0..100 of ts (sched_interact_score). */
 int sched_thread_score(const struct td_sched *ts);
 /* %CPU over the recent window, in hundredths of a percent (0..10000). */
 int sched_thread_pctcpu(const struct td_sched *ts);

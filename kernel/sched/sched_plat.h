@@ -35,6 +35,10 @@ int sched_plat_tdq_trylock(int cpu);
 void sched_plat_tdq_unlock(int cpu);
 int sched_plat_tdq_owned(int cpu);
 
+/* A short pause inside a spin-wait loop (x86: the PAUSE instruction); the
+ * core spins only while waiting for a thread in transit between CPUs. */
+void sched_plat_relax(void);
+
 /* Global tick count since boot (monotonic, all CPUs see the same value,
  * advanced by one CPU sched_plat_hz() times a second). */
 uint64_t sched_plat_ticks(void);

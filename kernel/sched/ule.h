@@ -9,7 +9,7 @@
 #include "sched.h"
 #include "sched_plat.h"
 
-/* ---- run queues (ule_runq.c, §3.1) ---- */
+/* ---- run queues (ule_runq.c; FreeBSD's struct runq, kern_switch.c) ---- */
 #define RQ_NQS 64   /* queues per run queue */
 #define RQ_PPQ 4    /* priorities per queue */
 
@@ -41,7 +41,7 @@ struct td_sched *runq_steal(const struct runq *rq, int cpu);
  * next), returns the first later eligible one, else that first if eligible. */
 struct td_sched *runq_steal_from(const struct runq *rq, int cpu, int start);
 
-/* ---- per-CPU queue (ule_tdq.c, §2) ---- */
+/* ---- per-CPU queue (ule_tdq.c; FreeBSD's struct tdq) ---- */
 struct tdq {
 	struct cpu_group *tdq_cg;              /* leaf group of this CPU */
 	struct td_sched *tdq_curthread;        /* running thread, NULL = idle thread */
@@ -54,7 +54,7 @@ struct tdq {
 	int tdq_switchcnt, tdq_oldswitchcnt;   /* switches this tick / last tick */
 	int tdq_id;                            /* CPU id */
 	uint8_t tdq_idx, tdq_ridx;             /* calendar insert / removal index */
-	uint32_t tdq_rand;                     /* per-CPU LCG state (§5.1) */
+	uint32_t tdq_rand;                     /* per-CPU LCG state (sched_random) */
 	int tdq_balance_ticks;                 /* ticks to the next balancer run (CPU 0) */
 	int tdq_idle_seen;                     /* switch count the idle loop last saw */
 	struct runq tdq_realtime, tdq_timeshare, tdq_idle;
@@ -68,6 +68,17 @@ extern struct cpu_group *sched_top;
 extern struct cpuset sched_online;   /* CPUs online at sched_start_smp() */
 
 static inline struct tdq *tdq_cpu(int cpu) { return &sched_tdqs[cpu]; }
+/* Writers of the fields other CPUs read without the lock (load, lowpri,
+ * transferable, curthread) store them whole, so a lock-free reader sees
+ * the old or the new value. The writer holds the tdq lock. */
+static inline void tdq_store_lowpri(struct tdq *tdq, int pri)
+{
+	__atomic_store_n(&tdq->tdq_lowpri, pri, __ATOMIC_RELAXED);
+}
+static inline void tdq_store_curthread(struct tdq *tdq, struct td_sched *ts)
+{
+	__atomic_store_n(&tdq->tdq_curthread, ts, __ATOMIC_RELAXED);
+}
 static inline int tdq_load_of(int cpu) { return __atomic_load_n(&sched_tdqs[cpu].tdq_load, __ATOMIC_RELAXED); }
 static inline int tdq_switchcount(const struct tdq *tdq) { return tdq->tdq_switchcnt + tdq->tdq_oldswitchcnt; }
 static inline void cpuset_clr_cpu(struct cpuset *s, int cpu)
@@ -82,31 +93,38 @@ static inline int ts_can_run_on(const struct td_sched *ts, int cpu) { return cpu
 /* Lock the tdqs of two CPUs (ascending id; one lock if equal) / unlock. */
 void tdq_lock_pair(int a, int b);
 void tdq_unlock_pair(int a, int b);
-/* Queue ts on tdq's run queues by priority (§3.2); flags SRQ_*. tdq locked. */
+/* Queue ts on tdq's run queues by priority; flags SRQ_*. tdq locked.
+ * FreeBSD: tdq_runq_add(). */
 #define SRQ_PREEMPTED 0x1   /* head of its queue, current calendar bucket */
 #define SRQ_BORROWING 0x2   /* current calendar bucket */
 void tdq_runq_add(struct tdq *tdq, struct td_sched *ts, int flags);
-/* Unlink ts from tdq's run queues. tdq locked. */
+/* Unlink ts from tdq's run queues. tdq locked. FreeBSD: tdq_runq_rem(). */
 void tdq_runq_rem(struct tdq *tdq, struct td_sched *ts);
 /* load +1 / -1. tdq locked. */
 void tdq_load_add(struct tdq *tdq, struct td_sched *ts);
 void tdq_load_rem(struct tdq *tdq, struct td_sched *ts);
-/* §2.2: lowpri update, runq add, load add, state RUNQ on tdq's CPU;
- * returns the lowpri before. tdq locked. */
+/* lowpri update, runq add, load add, state RUNQ on tdq's CPU, which now
+ * protects ts; returns the lowpri before. tdq locked. FreeBSD: tdq_add(). */
 int tdq_add(struct tdq *tdq, struct td_sched *ts, int flags);
 /* Removes a queued ts from its tdq (runq and load), recomputes lowpri if
  * needed; ts becomes INACTIVE. tdq locked. */
 void tdq_rem_queued(struct tdq *tdq, struct td_sched *ts);
 /* The thread tdq_choose would run next (not removed), NULL if none. tdq locked. */
 struct td_sched *tdq_choose(const struct tdq *tdq);
-/* Exact lowpri: min(current thread, next queued), PRI_MAX_IDLE if none. tdq locked. */
+/* Exact lowpri: min(current thread, next queued), PRI_MAX_IDLE if none.
+ * tdq locked. FreeBSD: tdq_setlowpri(). */
 void tdq_setlowpri(struct tdq *tdq);
-/* Calendar advance for one tick (§3.2). tdq locked. */
+/* The running thread of tdq changed priority from oldpri to its ts_pri:
+ * keeps lowpri exact. tdq locked. FreeBSD: the running-thread branch of
+ * sched_thread_priority(). */
+void tdq_running_prichange(struct tdq *tdq, const struct td_sched *ts, int oldpri);
+/* Calendar advance for one tick (the calendar part of FreeBSD's
+ * sched_clock()). tdq locked. */
 void tdq_calendar_tick(struct tdq *tdq);
 /* Runs sched_check_invariants(cpu) body when kern.sched.debug is on; tdq locked. */
 void tdq_check(struct tdq *tdq);
 
-/* ---- interactivity, priority, slices (ule_interact.c, §4) ---- */
+/* ---- interactivity, priority, slices (ule_interact.c) ---- */
 int sched_interact_score(const struct td_sched *ts);
 void sched_interact_update(struct td_sched *ts);
 void sched_interact_fork(struct td_sched *ts);
@@ -117,7 +135,16 @@ int sched_shouldpreempt(int pri, int cpri, int remote);
 /* Priority of a realtime/idle-class thread from its nice value. */
 int sched_class_pri(int pri_class, int nice);
 
-/* ---- topology search (ule_search.c, §5) ---- */
+/* ---- topology search (ule_search.c) ---- */
+
+/* The numbers of the search, in the units of one thread on one CPU. Stock
+ * ULE counts every CPU the same: a thread weighs SEARCH_LOAD_ONE. */
+#define SEARCH_LOAD_ONE 256        /* one thread's load on a CPU */
+#define SEARCH_PREFER_BONUS 128    /* half a thread off the preferred CPU */
+#define SEARCH_RANDOM_LOWEST 128   /* lowest: random tie break below half a thread */
+#define SEARCH_RANDOM_HIGHEST 256  /* highest: random tie break below one thread */
+#define SEARCH_SMT_PENALTY 128     /* lowest while balancing: a busy SMT group's penalty */
+
 struct cpu_search {
 	const struct cpuset *cs_mask;
 	int cs_prefer;
@@ -128,44 +155,73 @@ struct cpu_search {
 };
 struct cpu_search_res {
 	int csr_cpu;
-	int csr_load;
+	int64_t csr_load;
 };
-/* The calling CPU's LCG (§5.1): 16 random bits. Interrupts off. */
+/* The calling CPU's LCG: 16 random bits. Interrupts off. FreeBSD: sched_random(). */
 uint32_t sched_random(void);
-int cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
-int cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
+/* Least / most loaded acceptable CPU on the least / most loaded path under
+ * cg into r; returns cg's total load. Totals are 64-bit: 256 per thread
+ * summed over up to TOPO_MAXCPU CPUs of any load cannot overflow them. */
+int64_t cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
+int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
 int sched_lowest(const struct cpu_group *cg, const struct cpuset *mask, int pri, int maxload,
 		 int prefer, int running);
 int sched_highest(const struct cpu_group *cg, const struct cpuset *mask, int minload, int mintrans);
 
-/* ---- placement (ule_pickcpu.c, §6) ---- */
+/* ---- placement (ule_pickcpu.c) ---- */
 /* flags: SPC_OURSELF = requeue of the running thread, never migrate. */
 #define SPC_OURSELF 0x1
 int sched_pickcpu(struct td_sched *ts, int flags);
 /* Whether ts switched out less than t * affinity ticks ago. */
 int sched_affinity_warm(const struct td_sched *ts, int t);
 
-/* ---- adding and notifying (ule_add.c, §7) ---- */
-/* IPIs tdq's CPU if its new lowpri should preempt lowpri_before. tdq locked. */
+/* ---- adding and notifying (ule_add.c) ---- */
+/* Locks the tdq that protects ts (ts_lockcpu's) and returns that CPU:
+ * waits while ts is in transit between CPUs, retries if it moved while we
+ * waited for the lock. No tdq lock held on entry. */
+int ts_lock_tdq(const struct td_sched *ts);
+/* Starts a transit: marks ts (protected by cpu's lock, held) as
+ * SCHED_TS_LOCK_BLOCKED and releases the lock. The caller alone owns ts
+ * until tdq_add()/tdq_runq_add() on some CPU ends the transit. */
+void ts_block_unlock(struct td_sched *ts, int cpu);
+/* A thread of priority pri became runnable on tdq (locked), whose lowpri
+ * was lowpri_before: tells that CPU to switch if it should — the calling
+ * CPU through the return value (sched_setpreempt), another by IPI
+ * (tdq_notify). */
+int tdq_preempt_check(struct tdq *tdq, int pri, int lowpri_before);
+/* IPIs tdq's CPU if its new lowpri should preempt lowpri_before. tdq
+ * locked. FreeBSD: tdq_notify(). */
 void tdq_notify(struct tdq *tdq, int lowpri_before);
 /* Local preemption decision for a thread of priority pri just queued on
- * the calling CPU's tdq: SCHED_RESCHED or 0. Own tdq locked. */
+ * the calling CPU's tdq: SCHED_RESCHED when it beats the running thread,
+ * else 0. Own tdq locked. FreeBSD: sched_setpreempt(). */
 int sched_setpreempt(struct tdq *tdq, int pri);
 
-/* ---- balancing and stealing (ule_balance.c, ule_idle.c, §8) ---- */
-void sched_balance(void);
-void sched_balance_group(const struct cpu_group *cg);
-int sched_balance_pair(struct tdq *high, struct tdq *low);
+/* ---- balancing and stealing (ule_balance.c, ule_idle.c) ---- */
+/* The balancer's pass, on the calling CPU (CPU 0 from sched_clock):
+ * SCHED_RESCHED if it moved a thread to the calling CPU that should
+ * preempt the running one, else 0. No tdq lock held. FreeBSD: sched_balance(),
+ * sched_balance_group(). */
+int sched_balance(void);
+int sched_balance_group(const struct cpu_group *cg);
+/* Moves one thread from high to low when high has more load and a
+ * transferable thread; notifies low (IPI, or SCHED_RESCHED in *resched
+ * when low is the calling CPU). Returns 1 if a thread moved. No tdq lock
+ * held. FreeBSD: sched_balance_pair(). */
+int sched_balance_pair(struct tdq *high, struct tdq *low, int *resched);
 /* Moves one thread from `from` to `to` (both locked); returns to's old
- * lowpri, or -1 if nothing could move. */
+ * lowpri, or -1 if nothing could move. FreeBSD: tdq_move(). */
 int tdq_move(struct tdq *from, struct tdq *to);
+/* First thread of tdq (locked) that may move to cpu. FreeBSD: tdq_steal(). */
 struct td_sched *tdq_steal(struct tdq *tdq, int cpu);
-/* §8.5: 0 if work arrived / was stolen, 1 if nothing done. Own tdq unlocked. */
+/* Idle stealing: 0 if work arrived / was stolen, 1 if nothing done. Own
+ * tdq unlocked. FreeBSD: tdq_idled(). */
 int tdq_idled(struct tdq *tdq);
-/* §8.6: bounded steal into tdq (locked, held throughout). */
+/* Bounded steal into tdq (locked, held throughout) before it goes idle.
+ * FreeBSD: tdq_trysteal(). */
 void tdq_trysteal(struct tdq *tdq);
 
-/* ---- tunables (ule_tunables.c, §10); int64_t for the sysctls ---- */
+/* ---- tunables (ule_tunables.c; FreeBSD's kern.sched.*); int64_t for the sysctls ---- */
 extern int64_t sched_slice;
 extern int64_t sched_interact;
 extern int64_t preempt_thresh;
@@ -190,5 +246,13 @@ int sched_slice_min(void);
 void sched_tunables_init(int hz);
 /* Cache levels an affinity expiry spans (MAX_CACHE_LEVELS). */
 #define SCHED_MAX_CACHE_LEVELS 3
+
+/* Under kern.sched.debug: panics unless the calling CPU holds tdq's lock;
+ * fn names the caller, a string literal (FreeBSD: TDQ_LOCK_ASSERT). */
+#define TDQ_LOCK_ASSERT(tdq, fn)                                                    \
+	do {                                                                        \
+		if (sched_debug && !sched_plat_tdq_owned((tdq)->tdq_id))            \
+			sched_plat_panic(fn ": tdq lock not held");                 \
+	} while (0)
 
 #endif

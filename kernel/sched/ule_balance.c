@@ -1,5 +1,6 @@
 /*
- * ule_balance.c — the periodic long-term balancer (§8.1–§8.4): CPU 0
+ * ule_balance.c — the periodic long-term balancer (FreeBSD's
+ * sched_balance, sched_balance_group, sched_balance_pair, tdq_move): CPU 0
  * pairs the most loaded CPUs with the least loaded ones over the tree,
  * moving one queued thread per pair, or asks a lone running thread to
  * repick its CPU. Called with no tdq lock held, interrupts off.
@@ -7,7 +8,8 @@
 #include "ule.h"
 
 /* First thread to take from tdq for cpu: realtime by priority, then the
- * calendar from its removal index (skipping the victim's next), then idle. */
+ * calendar from its removal index (skipping the victim's next), then idle.
+ * FreeBSD: tdq_steal(). */
 struct td_sched *tdq_steal(struct tdq *tdq, int cpu)
 {
 	struct td_sched *ts = runq_steal(&tdq->tdq_realtime, cpu);
@@ -20,7 +22,7 @@ struct td_sched *tdq_steal(struct tdq *tdq, int cpu)
 }
 
 /* Moves one stealable thread from `from` to `to` (both locked); returns
- * to's lowpri before, or -1 if none could move. */
+ * to's lowpri before, or -1 if none could move. FreeBSD: tdq_move(). */
 int tdq_move(struct tdq *from, struct tdq *to)
 {
 	struct td_sched *ts = tdq_steal(from, to->tdq_id);
@@ -30,9 +32,8 @@ int tdq_move(struct tdq *from, struct tdq *to)
 	return tdq_add(to, ts, 0);
 }
 
-/* Moves a thread from high to low if high has a transferable one and more
- * load (§8.3); notifies low. Returns 1 if a thread moved. */
-int sched_balance_pair(struct tdq *high, struct tdq *low)
+/* See ule.h. */
+int sched_balance_pair(struct tdq *high, struct tdq *low, int *resched)
 {
 	int moved = 0, self = sched_plat_cpu_self();
 	tdq_lock_pair(high->tdq_id, low->tdq_id);
@@ -41,8 +42,7 @@ int sched_balance_pair(struct tdq *high, struct tdq *low)
 		if (lowpri >= 0) {
 			moved = 1;
 			tdq_cpu(self)->tdq_stats.balance_moves++;
-			if (low->tdq_id != self)
-				tdq_notify(low, lowpri);
+			*resched |= tdq_preempt_check(low, low->tdq_lowpri, lowpri);
 		}
 	}
 	if (sched_debug) {
@@ -54,7 +54,9 @@ int sched_balance_pair(struct tdq *high, struct tdq *low)
 }
 
 /* A donor with only its running thread: mark that thread to repick its
- * CPU at its next switch (§8.2). */
+ * CPU at its next switch (another CPU gets an IPI; on the calling CPU
+ * sched_clock sees the mark). FreeBSD: the TDF_PICKCPU branch of
+ * sched_balance_group(). */
 static void balance_lone_thread(int high)
 {
 	int self = sched_plat_cpu_self();
@@ -72,31 +74,33 @@ static void balance_lone_thread(int high)
 	sched_plat_tdq_unlock(high);
 }
 
-/* One balancing pass over cg (§8.2). */
-void sched_balance_group(const struct cpu_group *cg)
+/* See ule.h. One pass over cg: the most loaded CPU gives a thread to the
+ * least loaded one on its least loaded path, pair after pair. */
+int sched_balance_group(const struct cpu_group *cg)
 {
 	struct cpuset hmask = sched_online, lmask;
+	int resched = 0;
 	for (;;) {
 		int high = sched_highest(cg, &hmask, 1, 0);
 		if (high < 0)
-			return;
+			return resched;
 		cpuset_clr_cpu(&hmask, high);
 		lmask = hmask;
 		if (cpuset_empty(&lmask))
-			return;
+			return resched;
 		if (tdq_load_of(high) == 1) {
 			balance_lone_thread(high);
-			return;
+			return resched;
 		}
 		int anylow = 1;
 		while (sched_cpu_transferable(high) > 0) {
 			int low = sched_lowest(cg, &lmask, -1, tdq_load_of(high) - 1, high, 1);
 			if (low < 0) {
 				if (anylow)
-					return;
+					return resched;
 				break;
 			}
-			if (sched_balance_pair(tdq_cpu(high), tdq_cpu(low))) {
+			if (sched_balance_pair(tdq_cpu(high), tdq_cpu(low), &resched)) {
 				cpuset_clr_cpu(&hmask, low);
 				break;
 			}
@@ -106,14 +110,14 @@ void sched_balance_group(const struct cpu_group *cg)
 	}
 }
 
-/* Re-arms CPU 0's balance timer with jitter and runs one pass (§8.1). */
-void sched_balance(void)
+/* See ule.h. Re-arms CPU 0's balance timer with jitter and runs one pass
+ * over the whole tree. */
+int sched_balance(void)
 {
 	struct tdq *tdq = tdq_cpu(0);
 	int interval = (int)balance_interval;
 	int base = interval / 2 > 1 ? interval / 2 : 1;
 	tdq->tdq_balance_ticks = base + (interval > 0 ? (int)(sched_random() % (uint32_t)interval) : 0);
 	tdq->tdq_stats.balance_runs++;
-	if (sched_top)
-		sched_balance_group(sched_top);
+	return sched_top ? sched_balance_group(sched_top) : 0;
 }

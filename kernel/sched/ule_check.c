@@ -2,7 +2,8 @@
  * ule_check.c — run-queue invariants (kern.sched.debug): a queued thread
  * is on exactly one bucket of one run queue of its own CPU, the load is
  * queued + running, transferable counts the migratable queued threads,
- * lowpri is no worse than the running thread and no better than the best
+ * every queued or running thread is protected by this tdq's lock, lowpri
+ * is no worse than the running thread and no better than the best
  * thread present.
  */
 #include "ule.h"
@@ -19,7 +20,8 @@ static int check_runq(const struct tdq *tdq, const struct runq *rq, int which, i
 		const struct td_sched *prev = NULL;
 		for (const struct td_sched *ts = rq->rq_head[q]; ts; prev = ts, ts = ts->ts_next) {
 			if (ts->ts_prev != prev || ts->ts_state != SCHED_TS_RUNQ ||
-			    ts->ts_cpu != tdq->tdq_id || ts->ts_runq != which || ts->ts_rqindex != q)
+			    ts->ts_cpu != tdq->tdq_id || ts->ts_lockcpu != tdq->tdq_id ||
+			    ts->ts_runq != which || ts->ts_rqindex != q)
 				sched_plat_panic("sched: queued thread with inconsistent state");
 			if (++n > 100000)
 				sched_plat_panic("sched: run queue loops");
@@ -44,7 +46,8 @@ void tdq_check(struct tdq *tdq)
 	queued += check_runq(tdq, &tdq->tdq_timeshare, TS_RUNQ_TIMESHARE, &xfer, &best);
 	queued += check_runq(tdq, &tdq->tdq_idle, TS_RUNQ_IDLE, &xfer, &best);
 	const struct td_sched *cur = tdq->tdq_curthread;
-	if (cur && (cur->ts_state != SCHED_TS_RUNNING || cur->ts_cpu != tdq->tdq_id))
+	if (cur && (cur->ts_state != SCHED_TS_RUNNING || cur->ts_cpu != tdq->tdq_id ||
+		    cur->ts_lockcpu != tdq->tdq_id))
 		sched_plat_panic("sched: running thread with inconsistent state");
 	if (cur && cur->ts_pri < best)
 		best = cur->ts_pri;

@@ -1,13 +1,15 @@
 /*
- * ule_idle.c — stealing work for a CPU that has none (§8.5–§8.7): the idle
- * loop's steal with sibling-first escalation up the tree, the bounded
- * steal before idling from sched_switch, and one round of the idle loop.
+ * ule_idle.c — stealing work for a CPU that has none: the idle loop's
+ * steal with sibling-first escalation up the tree (FreeBSD's tdq_idled),
+ * the bounded steal before idling from sched_switch (tdq_trysteal), and
+ * one round of the idle loop (sched_idletd).
  */
 #include "ule.h"
 
 /* Next group to search after cg found nothing: the sibling alone when
  * the parent has exactly two children (then skip a level), else the
- * parent. *goup tracks the skip. NULL at the root. */
+ * parent. *goup tracks the skip. NULL at the root. (The group walk of
+ * FreeBSD's tdq_idled() and tdq_trysteal().) */
 static const struct cpu_group *steal_escalate(const struct cpu_group *cg, int *goup)
 {
 	if (*goup) {
@@ -37,7 +39,9 @@ static int victim_ok(int cpu)
 	return tdq_load_of(cpu) >= steal_thresh && sched_cpu_transferable(cpu) > 0;
 }
 
-/* §8.5, tdq is the calling CPU's, unlocked. Returns 0 when it has work
+/* See ule.h. FreeBSD: tdq_idled(). tdq is the calling CPU's, unlocked.
+ * Searches its own leaf first, then widens group by group, re-checking
+ * under both locks before it moves a thread. Returns 0 when it has work
  * (stolen or arrived), 1 when there was nothing to take. */
 int tdq_idled(struct tdq *tdq)
 {
@@ -88,8 +92,9 @@ restart:;
 	}
 }
 
-/* §8.6: tdq (the calling CPU's, locked, load 0) tries up to
- * trysteal_limit levels; any staleness or contention ends the attempt. */
+/* See ule.h. FreeBSD: tdq_trysteal(). tdq (the calling CPU's, locked,
+ * load 0) tries up to trysteal_limit levels; any staleness or contention
+ * ends the attempt. */
 void tdq_trysteal(struct tdq *tdq)
 {
 	int self = tdq->tdq_id, goup = 0;
@@ -119,7 +124,7 @@ void tdq_trysteal(struct tdq *tdq)
 	}
 }
 
-/* See sched.h (§8.7). */
+/* See sched.h. FreeBSD: one round of sched_idletd(). */
 int sched_idle(int cpu)
 {
 	struct tdq *tdq = tdq_cpu(cpu);

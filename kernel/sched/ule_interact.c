@@ -1,5 +1,5 @@
 /*
- * ule_interact.c — ULE's pure per-thread arithmetic (§4): interactivity
+ * ule_interact.c — ULE's pure per-thread arithmetic: interactivity
  * score and its bounded history, priority, the %CPU window, time slices
  * and the preemption threshold. No locks of its own: callers own the
  * thread (its tdq lock, or it is INACTIVE).
@@ -11,8 +11,8 @@
 #define SCHED_TICK_TARG() ((uint64_t)sched_hz() * 10)   /* 10 s %CPU window */
 #define SCHED_TICK_MAX() (SCHED_TICK_TARG() + (uint64_t)sched_hz())
 
-/* Score 0..100 from run time r and sleep time s (§4.3); lower = more
- * interactive. */
+/* Score 0..100 from run time r and sleep time s; lower = more
+ * interactive. FreeBSD: sched_interact_score(). */
 int sched_interact_score(const struct td_sched *ts)
 {
 	uint32_t r = ts->ts_runtime, s = ts->ts_slptime, div;
@@ -33,7 +33,7 @@ int sched_interact_score(const struct td_sched *ts)
 	return r ? SCHED_INTERACT_HALF : 0;
 }
 
-/* Keeps run + sleep history within about 5 s (§4.4). */
+/* Keeps run + sleep history within about 5 s. FreeBSD: sched_interact_update(). */
 void sched_interact_update(struct td_sched *ts)
 {
 	uint32_t max = SCHED_SLP_RUN_MAX();
@@ -59,7 +59,8 @@ void sched_interact_update(struct td_sched *ts)
 	ts->ts_slptime = (ts->ts_slptime / 5) * 4;
 }
 
-/* Scales a child's inherited history down to at most half a second. */
+/* Scales a child's inherited history down to at most half a second.
+ * FreeBSD: sched_interact_fork(). */
 void sched_interact_fork(struct td_sched *ts)
 {
 	uint32_t fork = SCHED_SLP_RUN_FORK();
@@ -71,15 +72,17 @@ void sched_interact_fork(struct td_sched *ts)
 	}
 }
 
-/* Priority of a realtime/idle-class thread: nice picks the level in its class. */
+/* Priority of a realtime/idle-class thread: nice picks the level in its
+ * class (Mosaic's own: FreeBSD sets these priorities through rtprio). */
 int sched_class_pri(int pri_class, int nice)
 {
 	int base = pri_class == SCHED_CLASS_IDLE ? PRI_MIN_IDLE : PRI_MIN_REALTIME;
 	return base + (nice - PRIO_MIN) * 31 / (PRIO_MAX - PRIO_MIN);
 }
 
-/* Recomputes ts_user_pri of a timeshare thread (§4.5, ULE-2024 batch
- * formula) and sets ts_pri from it, keeping a sleep boost if better. */
+/* Recomputes ts_user_pri of a timeshare thread (the FreeBSD 14 batch
+ * formula) and sets ts_pri from it, keeping a sleep boost if better.
+ * FreeBSD: sched_priority(). */
 void sched_priority(struct td_sched *ts)
 {
 	int pri;
@@ -111,8 +114,8 @@ void sched_priority(struct td_sched *ts)
 		ts->ts_pri = (uint8_t)pri;
 }
 
-/* Slides the %CPU window to now (ULE-2024), adding the time since the last
- * update as run time if run. */
+/* Slides the %CPU window to now, adding the time since the last update as
+ * run time if run. FreeBSD: sched_pctcpu_update(). */
 void sched_pctcpu_update(struct td_sched *ts, int run)
 {
 	uint64_t t = sched_plat_ticks();
@@ -129,7 +132,7 @@ void sched_pctcpu_update(struct td_sched *ts, int run)
 	ts->ts_ltick = t;
 }
 
-/* Slice for threads on tdq, shrinking with the number waiting (§4.6). */
+/* Slice for threads on tdq, shrinking with the number waiting. FreeBSD: tdq_slice(). */
 int tdq_slice(const struct tdq *tdq)
 {
 	int load = tdq->tdq_sysload - 1;
@@ -140,8 +143,9 @@ int tdq_slice(const struct tdq *tdq)
 	return (int)sched_slice / load;
 }
 
-/* Whether a thread of priority pri should preempt one of cpri (§4.7,
- * ULE-2024: pri <= preempt_thresh). remote: the target is another CPU. */
+/* Whether a thread of priority pri should preempt one of cpri (the
+ * FreeBSD 14 rule: pri <= preempt_thresh). remote: the target is another
+ * CPU. FreeBSD: sched_shouldpreempt(). */
 int sched_shouldpreempt(int pri, int cpri, int remote)
 {
 	if (pri >= cpri)
@@ -157,7 +161,8 @@ int sched_shouldpreempt(int pri, int cpri, int remote)
 	return 0;
 }
 
-/* %CPU in hundredths of a percent over the window (lock-free read). */
+/* %CPU in hundredths of a percent over the window (lock-free read).
+ * FreeBSD: sched_pctcpu(). */
 int sched_thread_pctcpu(const struct td_sched *ts)
 {
 	uint64_t now = sched_plat_ticks();

@@ -1,6 +1,6 @@
 /*
- * ule_pickcpu.c — sched_pickcpu (§6): where a thread that becomes runnable
- * should be queued. Order: cache-warm idle last CPU → idle CPU in the
+ * ule_pickcpu.c — sched_pickcpu (FreeBSD's function of the same name):
+ * where a thread that becomes runnable should be queued. Order: cache-warm idle last CPU → idle CPU in the
  * outermost cache group still warm → a CPU where it would be the best
  * priority → the least loaded CPU; then maybe the local CPU instead. Reads
  * loads lock-free; needs interrupts off. Each step is its own function so
@@ -9,7 +9,8 @@
 #include <limits.h>
 #include "ule.h"
 
-/* ts left its CPU less than t * affinity ticks ago (unsigned: wraps). */
+/* ts left its CPU less than t * affinity ticks ago (unsigned: wraps).
+ * FreeBSD: SCHED_AFFINITY(). */
 int sched_affinity_warm(const struct td_sched *ts, int t)
 {
 	return sched_plat_ticks() - ts->ts_rltick < (uint64_t)(t * sched_affinity_ticks);
@@ -59,8 +60,10 @@ static int prefer_local(const struct td_sched *ts, const struct cpuset *mask, in
 	       !cpu_is_idle(cpu) && tdq_load_of(self) <= tdq_load_of(cpu) + 1;
 }
 
-/* The CPU to queue ts on (§6); counts the path taken in the calling CPU's
- * schedstats. flags SPC_OURSELF: requeue of the running thread. */
+/* The CPU to queue ts on; counts the path taken in the calling CPU's
+ * schedstats. flags SPC_OURSELF: requeue of the running thread. The
+ * steps are numbered as in FreeBSD's sched_pickcpu() (step 3, interrupt
+ * threads, does not apply: Mosaic has no interrupt threads). */
 int sched_pickcpu(struct td_sched *ts, int flags)
 {
 	int self = sched_plat_cpu_self();

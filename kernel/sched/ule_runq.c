@@ -1,11 +1,14 @@
 /*
- * ule_runq.c — the generic run queue of §3.1: 64 FIFO queues of 4
- * priorities each and a bitmap of the non-empty ones. The caller holds the
- * lock of the tdq the run queue belongs to.
+ * ule_runq.c — the generic run queue (FreeBSD's struct runq and its
+ * runq_add/runq_remove/runq_choose of kern_switch.c, with ULE's own
+ * runq_steal/runq_steal_from): 64 FIFO queues of 4 priorities each and a
+ * bitmap of the non-empty ones. The caller holds the lock of the tdq the
+ * run queue belongs to.
  */
 #include "ule.h"
 
-/* Queues ts at idx, at the head or the tail; records the index in ts. */
+/* Queues ts at idx, at the head or the tail; records the index in ts.
+ * FreeBSD: runq_add_idx(). */
 void runq_add_idx(struct runq *rq, struct td_sched *ts, int idx, int head)
 {
 	ts->ts_rqindex = (uint8_t)idx;
@@ -26,7 +29,8 @@ void runq_add_idx(struct runq *rq, struct td_sched *ts, int idx, int head)
 	}
 }
 
-/* Unlinks ts from queue ts_rqindex; advances *idx past a queue it emptied. */
+/* Unlinks ts from queue ts_rqindex; advances *idx past a queue it emptied.
+ * FreeBSD: runq_remove_idx(). */
 void runq_remove_idx(struct runq *rq, struct td_sched *ts, uint8_t *idx)
 {
 	int q = ts->ts_rqindex;
@@ -46,7 +50,7 @@ void runq_remove_idx(struct runq *rq, struct td_sched *ts, uint8_t *idx)
 	}
 }
 
-/* First thread of the lowest-index non-empty queue. */
+/* First thread of the lowest-index non-empty queue. FreeBSD: runq_choose(). */
 struct td_sched *runq_choose(const struct runq *rq)
 {
 	if (!rq->rq_status)
@@ -54,7 +58,8 @@ struct td_sched *runq_choose(const struct runq *rq)
 	return rq->rq_head[__builtin_ctzll(rq->rq_status)];
 }
 
-/* First thread of the first non-empty queue at or after start, wrapping. */
+/* First thread of the first non-empty queue at or after start, wrapping.
+ * FreeBSD: runq_choose_from(). */
 struct td_sched *runq_choose_from(const struct runq *rq, int start)
 {
 	uint64_t high = rq->rq_status & (~0ull << start);
@@ -68,7 +73,8 @@ static int steal_ok(const struct td_sched *ts, int cpu)
 	return ts_can_migrate(ts) && ts_can_run_on(ts, cpu);
 }
 
-/* Lowest queue first, FIFO inside: the first thread allowed to move to cpu. */
+/* Lowest queue first, FIFO inside: the first thread allowed to move to
+ * cpu. FreeBSD: runq_steal(). */
 struct td_sched *runq_steal(const struct runq *rq, int cpu)
 {
 	for (uint64_t bits = rq->rq_status; bits; bits &= bits - 1)
@@ -78,7 +84,8 @@ struct td_sched *runq_steal(const struct runq *rq, int cpu)
 	return NULL;
 }
 
-/* Circular scan from start; the first thread met is only a fallback. */
+/* Circular scan from start; the first thread met is only a fallback.
+ * FreeBSD: runq_steal_from(). */
 struct td_sched *runq_steal_from(const struct runq *rq, int cpu, int start)
 {
 	struct td_sched *first = NULL;

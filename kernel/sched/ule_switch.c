@@ -1,12 +1,13 @@
 /*
- * ule_switch.c — the switch path (§9), the per-tick work (§3.2 calendar,
- * §4.5/§4.6 history, priority and slices, §8.1 balancer trigger) and the
- * IPI handler. All run on the CPU concerned with interrupts off and take
+ * ule_switch.c — the switch path (FreeBSD's sched_switch), the per-tick
+ * work (sched_clock: calendar, run-time history, priority and slices, the
+ * balancer trigger) and the IPI handler (sched_preempt). All run on the CPU concerned with interrupts off and take
  * its own tdq lock (and a target's when a thread migrates at its switch).
  */
 #include "ule.h"
 
-/* Charges cur's time on the CPU since it started running. Own tdq locked. */
+/* Charges cur's time on the CPU since it started running. Own tdq locked.
+ * (Mosaic's own statistics; FreeBSD keeps them in the thread layer.) */
 static void account_run(struct tdq *tdq, struct td_sched *cur, uint64_t now_ns)
 {
 	uint64_t d = now_ns - cur->ts_on_ns;
@@ -15,9 +16,11 @@ static void account_run(struct tdq *tdq, struct td_sched *cur, uint64_t now_ns)
 	cur->ts_on_ns = now_ns;
 }
 
-/* Queues the still-runnable cur (§9 step 5): here, or on another CPU after
- * a repick / for a bind, via the target's lock. Own tdq locked on entry and
- * on return (dropped in between when migrating). */
+/* Queues the still-runnable cur: here, or on another CPU after a repick /
+ * for a bind, in transit (ts_block_unlock) to the target's lock. Own tdq
+ * locked on entry and on return (dropped in between when migrating).
+ * FreeBSD: the "still runnable" branch of sched_switch() with
+ * sched_switch_migrate(). */
 static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted, int pickcpu,
 			    uint64_t now_ns)
 {
@@ -33,8 +36,9 @@ static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted
 	}
 	tdq_load_rem(tdq, cur);
 	cur->ts_state = SCHED_TS_INACTIVE;
-	tdq->tdq_curthread = NULL;
-	sched_plat_tdq_unlock(self);
+	tdq_store_curthread(tdq, NULL);
+	tdq_setlowpri(tdq);   /* exact while others may lock us */
+	ts_block_unlock(cur, self);
 	sched_plat_tdq_lock(target);
 	struct tdq *to = tdq_cpu(target);
 	int before = tdq_add(to, cur, 0);
@@ -46,20 +50,28 @@ static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted
 }
 
 /* Takes the next thread off the queues and makes it RUNNING here, or
- * records that the CPU goes idle. Own tdq locked. */
+ * records that the CPU goes idle. A sleep boost ends here: the thread runs
+ * at its own priority. Own tdq locked. FreeBSD: sched_choose() (with the
+ * boost's end that FreeBSD leaves to sched_userret()). */
 static struct td_sched *choose_next(struct tdq *tdq, uint64_t now_ns)
 {
 	struct td_sched *next = tdq_choose(tdq);
 	if (!next) {
-		tdq->tdq_lowpri = PRI_MAX_IDLE;
-		__atomic_store_n(&tdq->tdq_curthread, NULL, __ATOMIC_RELAXED);
+		tdq_store_lowpri(tdq, PRI_MAX_IDLE);
+		tdq_store_curthread(tdq, NULL);
 		tdq->tdq_stats.idle_switch++;
 		return NULL;
 	}
 	tdq_runq_rem(tdq, next);
 	next->ts_state = SCHED_TS_RUNNING;
-	tdq->tdq_lowpri = next->ts_pri;
-	__atomic_store_n(&tdq->tdq_curthread, next, __ATOMIC_RELAXED);
+	tdq_store_curthread(tdq, next);
+	if (next->ts_flags & TSF_BOOSTED) {
+		next->ts_flags &= (uint16_t)~TSF_BOOSTED;
+		next->ts_pri = next->ts_user_pri;
+		tdq_setlowpri(tdq);   /* a queued thread may now rank above it */
+	} else {
+		tdq_store_lowpri(tdq, next->ts_pri);
+	}
 	uint64_t waited = now_ns > next->ts_enq_ns ? now_ns - next->ts_enq_ns : 0;
 	next->ts_wait_ns += waited;
 	tdq->tdq_stats.wait_ns += waited;
@@ -93,10 +105,6 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		cur->ts_rltick = sched_plat_ticks() - back;
 		cur->ts_lastcpu = self;
 		cur->ts_flags &= (uint16_t)~(TSF_PICKCPU | TSF_SLICEEND);
-		if (cur->ts_flags & TSF_BOOSTED) {   /* the boost lasts until it leaves the CPU */
-			cur->ts_flags &= (uint16_t)~TSF_BOOSTED;
-			cur->ts_pri = cur->ts_user_pri;
-		}
 		tdq->tdq_switchcnt++;
 		int runnable = flags == SCHED_SW_YIELD || flags == SCHED_SW_PREEMPT ||
 			       (flags == SCHED_SW_SLEEP && (cur->ts_flags & TSF_WOKEN));
@@ -108,7 +116,7 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		} else {
 			tdq_load_rem(tdq, cur);
 			cur->ts_state = SCHED_TS_INACTIVE;
-			tdq->tdq_curthread = NULL;
+			tdq_store_curthread(tdq, NULL);
 			if (tdq->tdq_load == 0)
 				tdq_trysteal(tdq);
 		}
@@ -121,7 +129,8 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 }
 
 /* Run-time history, %CPU, priority and slice of the running thread for
- * one tick (§4.5, §4.6); returns 1 when its slice ended. Own tdq locked. */
+ * one tick; returns 1 when its slice ended. Own tdq locked. FreeBSD: the
+ * thread part of sched_clock(). */
 static int clock_thread(struct tdq *tdq, struct td_sched *cur)
 {
 	int old = cur->ts_pri;
@@ -130,10 +139,7 @@ static int clock_thread(struct tdq *tdq, struct td_sched *cur)
 		cur->ts_runtime += SCHED_TICKINCR;
 		sched_interact_update(cur);
 		sched_priority(cur);
-		if (cur->ts_pri < tdq->tdq_lowpri)
-			tdq->tdq_lowpri = cur->ts_pri;
-		else if (old == tdq->tdq_lowpri && cur->ts_pri != old)
-			tdq_setlowpri(tdq);
+		tdq_running_prichange(tdq, cur, old);
 	}
 	if (++cur->ts_slice >= tdq_slice(tdq)) {
 		cur->ts_slice = 0;
@@ -159,8 +165,8 @@ int sched_clock(int cpu, struct td_sched *cur)
 	if (cur && clock_thread(tdq, cur))
 		ret = 1;
 	sched_plat_tdq_unlock(cpu);
-	if (balance)
-		sched_balance();
+	if (balance && sched_balance() == SCHED_RESCHED)
+		ret = 1;
 	sched_plat_tdq_lock(cpu);
 	if (cur ? (cur->ts_flags & TSF_PICKCPU) != 0 : tdq->tdq_load > 0)
 		ret = 1;

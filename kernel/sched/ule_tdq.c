@@ -1,7 +1,8 @@
 /*
- * ule_tdq.c — the per-CPU queue (§2, §3.2): storage and set-up, placing
- * threads on the realtime / timeshare-calendar / idle run queues, load and
- * lowpri bookkeeping. Every function that changes a tdq needs its lock.
+ * ule_tdq.c — the per-CPU queue (FreeBSD's struct tdq): storage and
+ * set-up, placing threads on the realtime / timeshare-calendar / idle run
+ * queues, load and lowpri bookkeeping. Every function that changes a tdq
+ * needs its lock (asserted under kern.sched.debug).
  */
 #include "ule.h"
 
@@ -11,7 +12,8 @@ int sched_smp_started;
 struct cpu_group *sched_top;
 struct cpuset sched_online;
 
-/* Allocates and initialises the tdqs of CPUs 0..ncpu-1 (see sched.h). */
+/* Allocates and initialises the tdqs of CPUs 0..ncpu-1 (see sched.h).
+ * FreeBSD: sched_setup() / tdq_setup() / sched_setup_smp(). */
 void sched_init(struct cpu_group *root, int ncpu)
 {
 	if (!root)
@@ -28,13 +30,14 @@ void sched_init(struct cpu_group *root, int ncpu)
 		struct tdq *tdq = tdq_cpu(cpu);
 		tdq->tdq_id = cpu;
 		tdq->tdq_cg = root ? topo_find(root, cpu) : NULL;
-		tdq->tdq_lowpri = PRI_MAX_IDLE;
+		tdq_store_lowpri(tdq, PRI_MAX_IDLE);
 		tdq->tdq_rand = (uint32_t)cpu * 69069u + 5u;
 	}
 	tdq_cpu(0)->tdq_balance_ticks = (int)balance_interval;
 }
 
-/* Enables cross-CPU placement, balancing and stealing. */
+/* Enables cross-CPU placement, balancing and stealing. FreeBSD: the
+ * smp_started flag that sched_setup_smp() and the APs' start-up raise. */
 void sched_start_smp(void)
 {
 	cpuset_zero(&sched_online);
@@ -49,7 +52,7 @@ int sched_ncpu(void)
 	return sched_ncpus;
 }
 
-/* Locks two tdqs in ascending CPU order (a == b: once). */
+/* Locks two tdqs in ascending CPU order (a == b: once). FreeBSD: tdq_lock_pair(). */
 void tdq_lock_pair(int a, int b)
 {
 	if (a == b) {
@@ -72,15 +75,18 @@ void tdq_unlock_pair(int a, int b)
 }
 
 /* Queues ts by ts_pri: realtime below PRI_MIN_BATCH, the calendar for
- * batch priorities, else idle (§3.2). Marks it RUNQ; counts it
- * transferable if it may migrate. Load unchanged. */
+ * batch priorities, else idle. Marks it RUNQ on this CPU, whose lock now
+ * protects it (ending a transit); counts it transferable if it may
+ * migrate. Load unchanged. FreeBSD: tdq_runq_add(). */
 void tdq_runq_add(struct tdq *tdq, struct td_sched *ts, int flags)
 {
 	int pri = ts->ts_pri, head = (flags & SRQ_PREEMPTED) != 0;
+	TDQ_LOCK_ASSERT(tdq, "tdq_runq_add");
 	ts->ts_state = SCHED_TS_RUNQ;
 	ts->ts_cpu = tdq->tdq_id;
+	__atomic_store_n(&ts->ts_lockcpu, tdq->tdq_id, __ATOMIC_RELEASE);
 	if (ts_can_migrate(ts)) {
-		tdq->tdq_transferable++;
+		__atomic_store_n(&tdq->tdq_transferable, tdq->tdq_transferable + 1, __ATOMIC_RELAXED);
 		ts->ts_flags |= TSF_XFERABLE;
 	}
 	if (pri < PRI_MIN_BATCH) {
@@ -105,11 +111,13 @@ void tdq_runq_add(struct tdq *tdq, struct td_sched *ts, int flags)
 }
 
 /* Unlinks a queued ts; emptying the calendar's removal bucket advances it
- * while the calendar is behind (§3.2). State is left to the caller. */
+ * while the calendar is behind. State is left to the caller. FreeBSD:
+ * tdq_runq_rem(). */
 void tdq_runq_rem(struct tdq *tdq, struct td_sched *ts)
 {
+	TDQ_LOCK_ASSERT(tdq, "tdq_runq_rem");
 	if (ts->ts_flags & TSF_XFERABLE) {
-		tdq->tdq_transferable--;
+		__atomic_store_n(&tdq->tdq_transferable, tdq->tdq_transferable - 1, __ATOMIC_RELAXED);
 		ts->ts_flags &= (uint16_t)~TSF_XFERABLE;
 	}
 	switch (ts->ts_runq) {
@@ -127,40 +135,45 @@ void tdq_runq_rem(struct tdq *tdq, struct td_sched *ts)
 	ts->ts_runq = TS_RUNQ_NONE;
 }
 
-/* Counts ts in tdq's load. */
+/* Counts ts in tdq's load. FreeBSD: tdq_load_add(). */
 void tdq_load_add(struct tdq *tdq, struct td_sched *ts)
 {
 	(void)ts;
+	TDQ_LOCK_ASSERT(tdq, "tdq_load_add");
 	__atomic_store_n(&tdq->tdq_load, tdq->tdq_load + 1, __ATOMIC_RELAXED);
 	tdq->tdq_sysload++;
 }
 
-/* Stops counting ts in tdq's load. */
+/* Stops counting ts in tdq's load. FreeBSD: tdq_load_rem(). */
 void tdq_load_rem(struct tdq *tdq, struct td_sched *ts)
 {
 	(void)ts;
+	TDQ_LOCK_ASSERT(tdq, "tdq_load_rem");
 	if (tdq->tdq_load <= 0)
 		sched_plat_panic("tdq_load_rem: load would go negative");
 	__atomic_store_n(&tdq->tdq_load, tdq->tdq_load - 1, __ATOMIC_RELAXED);
 	tdq->tdq_sysload--;
 }
 
-/* lowpri, run queue and load for a thread arriving on tdq (§2.2, §7 step 4);
- * returns lowpri before it. */
+/* lowpri, run queue and load for a thread arriving on tdq; returns lowpri
+ * before it. FreeBSD: tdq_add(). */
 int tdq_add(struct tdq *tdq, struct td_sched *ts, int flags)
 {
+	TDQ_LOCK_ASSERT(tdq, "tdq_add");
 	int before = tdq->tdq_lowpri;
 	if (ts->ts_pri < before)
-		tdq->tdq_lowpri = ts->ts_pri;
+		tdq_store_lowpri(tdq, ts->ts_pri);
 	tdq_runq_add(tdq, ts, flags);
 	tdq_load_add(tdq, ts);
 	ts->ts_enq_ns = sched_plat_time_ns();
 	return before;
 }
 
-/* Takes a queued ts off tdq for good (steal, affinity or nice change). */
+/* Takes a queued ts off tdq for good (steal, affinity change); the caller
+ * queues it elsewhere or marks it in transit. FreeBSD: sched_rem(). */
 void tdq_rem_queued(struct tdq *tdq, struct td_sched *ts)
 {
+	TDQ_LOCK_ASSERT(tdq, "tdq_rem_queued");
 	tdq_runq_rem(tdq, ts);
 	tdq_load_rem(tdq, ts);
 	ts->ts_state = SCHED_TS_INACTIVE;
@@ -173,7 +186,7 @@ void tdq_rem_queued(struct tdq *tdq, struct td_sched *ts)
 }
 
 /* Next thread to run: realtime by priority, then the calendar from its
- * removal index, then idle class. */
+ * removal index, then idle class. FreeBSD: tdq_choose(). */
 struct td_sched *tdq_choose(const struct tdq *tdq)
 {
 	struct td_sched *ts = runq_choose(&tdq->tdq_realtime);
@@ -185,14 +198,24 @@ struct td_sched *tdq_choose(const struct tdq *tdq)
 	return runq_choose(&tdq->tdq_idle);
 }
 
-/* lowpri = min(running thread, next queued thread). */
+/* lowpri = min(running thread, next queued thread). FreeBSD: tdq_setlowpri(). */
 void tdq_setlowpri(struct tdq *tdq)
 {
+	TDQ_LOCK_ASSERT(tdq, "tdq_setlowpri");
 	int pri = tdq->tdq_curthread ? tdq->tdq_curthread->ts_pri : PRI_MAX_IDLE;
 	const struct td_sched *next = tdq_choose(tdq);
 	if (next && next->ts_pri < pri)
 		pri = next->ts_pri;
-	tdq->tdq_lowpri = pri;
+	tdq_store_lowpri(tdq, pri);
+}
+
+/* See ule.h. */
+void tdq_running_prichange(struct tdq *tdq, const struct td_sched *ts, int oldpri)
+{
+	if (ts->ts_pri < tdq->tdq_lowpri)
+		tdq_store_lowpri(tdq, ts->ts_pri);
+	else if (oldpri == tdq->tdq_lowpri && ts->ts_pri != oldpri)
+		tdq_setlowpri(tdq);
 }
 
 /* Once per tick: rotate the insert index once the removal index caught up. */

@@ -1,5 +1,5 @@
 /*
- * ule_tunables.c — ULE's run-time tunables (§10), FreeBSD names and
+ * ule_tunables.c — ULE's run-time tunables with FreeBSD's names and
  * defaults; exported as kern.sched.<name> sysctls by kernel/shell/cmd_sched.c.
  * int64_t because sysctls are. Read lock-free by the core: a change takes
  * effect at the next use. hz here is both FreeBSD's hz and its stathz.
@@ -15,7 +15,7 @@ int64_t sched_interact = 30;
  * worse (kernel with PREEMPTION: PRI_MIN_KERN); 0 disables preemption. */
 int64_t preempt_thresh = PRI_MIN_KERN;
 /* kern.sched.static_boost: a timeshare thread that sleeps is raised to this
- * priority (if worse) until it next leaves the CPU; 0 disables. */
+ * priority (if worse) until it next runs; 0 disables. */
 int64_t static_boost = PRI_MIN_BATCH;
 /* kern.sched.idlespins: idle loop spins watching for work before halting. */
 int64_t sched_idlespins = 10000;
@@ -59,7 +59,8 @@ int sched_slice_min(void)
 	return m < 1 ? 1 : (int)m;
 }
 
-/* Derives the hz-dependent defaults (§4.6, §8.1, §8.7, §6). Boot only. */
+/* Derives the hz-dependent defaults (slice, balance interval, idle spin
+ * threshold, affinity), as FreeBSD's sched_initticks(). Boot only. */
 void sched_tunables_init(int hz)
 {
 	tunables_hz = hz > 0 ? hz : 100;

@@ -60,6 +60,7 @@ void sched_plat_tdq_unlock(int cpu)
 }
 
 int sched_plat_tdq_owned(int cpu) { return spt.locked[cpu]; }
+void sched_plat_relax(void) {}
 uint64_t sched_plat_ticks(void) { return spt.ticks; }
 int sched_plat_hz(void) { return spt.hz; }
 uint64_t sched_plat_time_ns(void) { return spt.ns; }

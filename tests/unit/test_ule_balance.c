@@ -23,7 +23,9 @@ static struct td_sched *queue_on(int i, int cpu, int pri)
 {
 	sched_thread_init(&th[i], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
 	th[i].ts_pri = (uint8_t)pri;
+	sched_plat_tdq_lock(cpu);
 	tdq_add(tdq_cpu(cpu), &th[i], 0);
+	sched_plat_tdq_unlock(cpu);
 	return &th[i];
 }
 

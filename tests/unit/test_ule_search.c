@@ -1,8 +1,9 @@
 /* Host tests of cpu_search_lowest / cpu_search_highest (kernel/sched/
- * ule_search.c) on synthetic trees built by topo_build(): the worked
- * examples of ule.md §5.5, group totals winning over single CPUs, the
- * prefer bonus, priority / load / mask eligibility, and the SMT
- * adjustment while balancing. Random terms stay below half a thread, so
+ * ule_search.c) on synthetic trees built by topo_build(): the two worked
+ * examples of docs/sched.md (a wake-up and a balancing search), group
+ * totals winning over single CPUs, the prefer bonus, priority / load /
+ * mask eligibility, the SMT adjustment while balancing, and group totals
+ * beyond 32 bits. Random terms stay below half a thread, so
  * every expectation holds for any seed. */
 #include "ule_test_util.h"
 
@@ -163,6 +164,27 @@ static void test_random_lcg(void **state)
 	}
 }
 
+/* 64 CPUs with 10 million threads each: group totals of 1.6e11 load
+ * units, far beyond 32 bits, stay exact and the search still works. */
+static void test_totals_are_64_bit(void **state)
+{
+	(void)state;
+	ut_machine(64, 2, 4, 64);
+	struct cpuset all = ut_all();
+	const int64_t big = 10 * 1000 * 1000;
+	for (int c = 0; c < 64; c++)
+		ut_set(c, (int)big, (int)big, 150);
+	ut_set(37, (int)big - 1, (int)big - 1, 150);
+	struct cpu_search s = { .cs_mask = &all, .cs_prefer = -1, .cs_pri = -1, .cs_load = 1 << 30 };
+	struct cpu_search_res r;
+	int64_t total = cpu_search_lowest(ut_topo.root, &s, &r);
+	assert_true(total == (64 * big - 1) * SEARCH_LOAD_ONE);
+	assert_int_equal(r.csr_cpu, 37);
+	s.cs_load = 0;
+	assert_true(cpu_search_highest(ut_topo.root, &s, &r) == total);
+	assert_true(r.csr_cpu != 37);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_least_loaded_path),
 		cmocka_unit_test(test_highest),
 		cmocka_unit_test(test_random_lcg),
+		cmocka_unit_test(test_totals_are_64_bit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

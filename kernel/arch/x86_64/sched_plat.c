@@ -52,6 +52,11 @@ int sched_plat_tdq_owned(int cpu)
 	return spin_held(&tdq_locks[cpu]);
 }
 
+void sched_plat_relax(void)
+{
+	cpu_pause();
+}
+
 /* The boot CPU's tick count. */
 uint64_t sched_plat_ticks(void)
 {
