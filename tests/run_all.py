@@ -43,7 +43,8 @@ class Results:
 
 # Repository checks: name -> script under tools/. A script exits 0 (pass),
 # 1 (fail, its output names the files) or 77 (could not run: skipped).
-REPO_CHECKS = [("repo/standalone", "check-standalone.sh")]
+REPO_CHECKS = [("repo/standalone", "check-standalone.sh"),
+               ("repo/standalone-selftest", "check-standalone-selftest.sh")]
 
 
 def run_repo_checks(results, pattern):

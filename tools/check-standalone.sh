@@ -10,9 +10,10 @@
 #
 # Searches every tracked file (as it is in the working tree, so an edit
 # not yet committed counts) and prints each offending line as FILE:LINE:
-# TEXT, then the files. Exit status: 0 clean, 1 references found, 77 not
-# run (not inside a git checkout of this repository, e.g. an exported
-# tarball; or git missing). tests/run_all.py runs it as "repo/standalone".
+# TEXT, then the files. Exit status: 0 clean, 1 references found, 2 git
+# failed, 77 not run (not inside a git checkout of this repository, e.g.
+# an exported tarball; or git missing). tests/run_all.py runs it as
+# "repo/standalone" (77 counts as skipped, anything else but 0 as failed).
 #
 # The patterns are assembled from pieces so that this file does not match
 # them itself.
@@ -25,7 +26,13 @@ if ! command -v git >/dev/null 2>&1; then
 	echo "check-standalone: skipped: git is not installed, so the tracked files are unknown"
 	exit 77
 fi
-top=$(git rev-parse --show-toplevel 2>/dev/null) || top=
+if ! top=$(git rev-parse --show-toplevel 2>&1); then
+	if [ -e .git ]; then   # a checkout git refuses to read: say why, do not skip
+		echo "check-standalone: git cannot read the checkout at $here: $top"
+		exit 2
+	fi
+	top=
+fi
 if [ -z "$top" ] || [ "$(cd "$top" && pwd -P)" != "$here" ]; then
 	echo "check-standalone: skipped: $here is not a git checkout (an exported tree?);" \
 	     "the tracked files are unknown"
