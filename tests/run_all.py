@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Mosaic test runner: host unit tests (cmocka binaries), then QEMU
-integration tests (tests/integration/test_*.py). Prints one line per test
-and closes with 'N passed, N failed'. Exit status 1 if anything failed.
+"""Mosaic test runner: repository checks (tools/check-*.sh), host unit
+tests (cmocka binaries), fuzz harnesses, then QEMU integration tests
+(tests/integration/test_*.py). Prints one line per test and closes with
+'N passed, N failed' (plus ', N skipped' when a check could not run).
+Exit status 1 if anything failed.
 
   -k PATTERN   run only tests whose name contains PATTERN
 """
@@ -23,6 +25,7 @@ class Results:
     def __init__(self):
         self.passed = 0
         self.failed = []
+        self.skipped = 0
 
     def ok(self, name, seconds=None):
         self.passed += 1
@@ -32,6 +35,37 @@ class Results:
         self.failed.append(name)
         print("FAIL %s\n%s" % (name, "\n".join("     " + l for l in why.rstrip().splitlines())),
               flush=True)
+
+    def skip(self, name, why):
+        self.skipped += 1
+        print("skip %s: %s" % (name, why), flush=True)
+
+
+# Repository checks: name -> script under tools/. A script exits 0 (pass),
+# 1 (fail, its output names the files) or 77 (could not run: skipped).
+REPO_CHECKS = [("repo/standalone", "check-standalone.sh"),
+               ("repo/standalone-selftest", "check-standalone-selftest.sh")]
+
+
+def run_repo_checks(results, pattern):
+    for name, script in REPO_CHECKS:
+        if pattern and pattern not in name:
+            continue
+        try:
+            p = subprocess.run([os.path.join(ROOT, "tools", script)], cwd=ROOT,
+                               capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            results.fail(name, "timed out after 120 s")
+            continue
+        out = (p.stdout + p.stderr).strip()
+        if len(out) > 3000:   # keep whole lines; the summary is at the end
+            out = "...\n" + out[-3000:].split("\n", 1)[-1]
+        if p.returncode == 0:
+            results.ok(name)
+        elif p.returncode == 77:
+            results.skip(name, out.splitlines()[-1] if out else "not run")
+        else:
+            results.fail(name, "tools/%s: exit status %d:\n%s" % (script, p.returncode, out))
 
 
 def run_unit(binary, results, pattern):
@@ -145,6 +179,8 @@ def main():
     ap.add_argument("-k", dest="pattern", default="")
     args = ap.parse_args()
     results = Results()
+    print("== repository checks", flush=True)
+    run_repo_checks(results, args.pattern)
     print("== host unit tests", flush=True)
     for b in args.unit.split():
         run_unit(b, results, args.pattern)
@@ -155,7 +191,8 @@ def main():
     run_integration(os.path.abspath(args.build), results, args.pattern)
     if results.failed:
         print("failed: " + ", ".join(results.failed))
-    print("%d passed, %d failed" % (results.passed, len(results.failed)))
+    print("%d passed, %d failed%s" % (results.passed, len(results.failed),
+                                      ", %d skipped" % results.skipped if results.skipped else ""))
     return 1 if results.failed else 0
 
 

@@ -1,7 +1,9 @@
 /*
  * cmd_sched.c — the `sched` command (schedstats) and the kern.sched.*
  * sysctls of the ULE core's tunables (kernel/sched/ule_tunables.c, where
- * each is documented; names and defaults are FreeBSD's, ule.md §10).
+ * each is documented). Names, meanings and defaults are those of FreeBSD's
+ * kern.sched.* sysctls in sys/kern/sched_ule.c (the FreeBSD 14 generation),
+ * with the hz-derived defaults recomputed for hz = 100 (docs/sched.md).
  */
 #include <shell.h>
 #include <sysctl.h>

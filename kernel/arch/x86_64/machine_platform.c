@@ -1,6 +1,7 @@
 /*
  * machine_platform.c — under QEMU, take the CPU topology from the machine
- * description passed through fw_cfg (DESIGN.md decision 2); on real
+ * description passed through fw_cfg (docs/architecture.md, decision 2:
+ * the emulated hybrid platform; format in docs/machines.md); on real
  * hardware, or when the description is broken or does not fit the VM,
  * CPUID stays the only source.
  */
