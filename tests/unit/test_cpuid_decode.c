@@ -1,12 +1,11 @@
 /*
  * Host tests for the CPUID decoder (kernel/arch/x86_64/cpuid_decode.c) and
  * the dump parser of the replay tool (tools/cpuid-replay/dump.c): the three
- * shipped InstLatx64 dumps must decode to the per-CPU facts of
- * shared/reference/hfi.md §7, the replay tool must print tests/replay/DUMP.expected,
+ * InstLatx64 dumps in tests/data/cpuid/ must decode to the per-CPU facts
+ * read off those dumps (x2APIC id, core type, CPUID.6:EDX HFI row, HWP
+ * highest performance), the replay tool must print tests/replay/DUMP.expected,
  * and odd synthetic CPUID values must take their fallbacks without crashing.
- *
- * The dumps are read from $MOSAIC_SHARED/data/cpuid, default ../shared (the
- * shared/ folder beside the repository); the tests run from the repo root.
+ * The tests run from the repository root (`make test`).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,10 +22,11 @@
 
 /* ------------------------------------------------------------ dumps */
 
+#define DUMP_DIR "tests/data/cpuid"
+
 static void dump_path(char *buf, size_t len, const char *file)
 {
-	const char *shared = getenv("MOSAIC_SHARED");
-	snprintf(buf, len, "%s/data/cpuid/%s", shared && *shared ? shared : "../shared", file);
+	snprintf(buf, len, DUMP_DIR "/%s", file);
 }
 
 /* Decode every CPU of a shipped dump into descs; returns the CPU count. */
@@ -36,8 +36,7 @@ static size_t decode_dump(const char *file, struct cpu_desc *descs, size_t max)
 	struct dump d;
 	dump_path(path, sizeof(path), file);
 	if (dump_load(path, &d, err, sizeof(err)) != 0)
-		fail_msg("cannot read the CPUID dump: %s\n"
-			 "  (the tests expect shared/ beside the repository; set MOSAIC_SHARED=/path/to/shared)",
+		fail_msg("cannot read the CPUID dump: %s (run the tests from the repository root)",
 			 err);
 	assert_int_equal(d.skipped, 0);
 	assert_true(d.ncpus <= max);
@@ -50,7 +49,7 @@ static size_t decode_dump(const char *file, struct cpu_desc *descs, size_t max)
 	return n;
 }
 
-/* One row of hfi.md §7: what a CPU must decode to. */
+/* What one CPU of a dump must decode to (read off the dump by hand). */
 struct expect {
 	uint32_t apic;
 	uint8_t type;
@@ -87,7 +86,7 @@ static const struct expect mtl[] = {
 	{ 0x40, LPE, 20, 25 }, { 0x42, LPE, 21, 25 },
 };
 
-/* Checks every per-CPU fact of §7 plus the grouping rules: SMT pairs share
+/* Checks every per-CPU fact above plus the grouping rules: SMT pairs share
  * a core, E-cores are single-threaded and share an L2 module by fours, LP-E
  * cores have no L3, and the counts per type. */
 static void check_part(const char *file, const struct expect *exp, size_t n, uint32_t fms,
@@ -114,7 +113,7 @@ static void check_part(const char *file, const struct expect *exp, size_t n, uin
 		assert_int_equal(c->hfi_pages, 1);
 		assert_int_equal(c->package_id, 0);
 		assert_int_equal(c->die_id, 0);
-		assert_int_equal(c->cache_id[2], c->apic_id >> 3);   /* the §7 "L2 id" */
+		assert_int_equal(c->cache_id[2], c->apic_id >> 3);   /* L2 shared by 8 APIC ids */
 		assert_int_equal(c->core_id, c->apic_id >> 1);
 		if (c->core_type == CPU_CORE_P) {
 			assert_int_equal(c->smt_threads, 2);

@@ -51,8 +51,9 @@ static void make_1370p(void)
 		add_cpu(0x30 + 2 * e, CPU_CORE_E, 1, 3, 7, 0);
 }
 
-/* Core Ultra 7 155H in the real logical order (hfi.md §7): P 0x20, 8 E at
- * 0x00..0x0E, P 0x10.., and 2 LP-E at 0x40/0x42 with their own L2, no L3. */
+/* Core Ultra 7 155H in the real logical order (its dump in tests/data/cpuid/):
+ * P 0x20, 8 E at 0x00..0x0E, P 0x10.., and 2 LP-E at 0x40/0x42 with their
+ * own L2, no L3. */
 static void make_155h(void)
 {
 	static const uint32_t p_first[] = { 0x20 };

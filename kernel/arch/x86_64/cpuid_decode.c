@@ -3,8 +3,9 @@
  *
  * Portable C (no inline assembly): the kernel feeds it the live CPUID of the
  * current CPU (cpu_enum.c), the host replay tool feeds it a dump. The rules
- * follow shared/reference/hfi.md §1, §2, §6; docs/cpuid.md explains them and
- * every fallback.
+ * follow the CPUID reference of the Intel SDM Vol. 2A (leaves 04H, 06H, 0BH,
+ * 1AH, 1FH) and its Vol. 3B chapter on the Hardware Feedback Interface;
+ * docs/cpuid.md explains them and every fallback.
  */
 #include "cpuid_decode.h"
 #include <printk.h>

@@ -2,8 +2,8 @@
  * cpuid_decode.h — turn one logical CPU's CPUID (and MSR) values into a
  * struct cpu_desc. Portable: the values come through callbacks, so the same
  * code runs in the kernel (executing CPUID on the current CPU) and on the
- * host (replaying a dump). Rules: docs/cpuid.md and shared/reference/hfi.md
- * §1, §2, §6.
+ * host (replaying a dump). Rules: docs/cpuid.md (after the Intel SDM's
+ * CPUID reference, Vol. 2A).
  */
 #ifndef MOSAIC_CPUID_DECODE_H
 #define MOSAIC_CPUID_DECODE_H
