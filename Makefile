@@ -132,6 +132,7 @@ UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/
 UNIT_SRCS_machine_parse := kernel/lib/machine_parse.c kernel/lib/machine_check.c \
                            kernel/lib/machine_values.c kernel/lib/machine_apply.c kernel/lib/format.c
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c
+UNIT_SRCS_elf_check := boot/elf_check.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/topo_build.c tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_runq     := $(ULE_TEST_SRCS)
@@ -146,6 +147,8 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 	gcc $(HOST_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
+$(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- fuzz harnesses
 # tests/fuzz/fuzz_<name>.c (framework: tests/fuzz/fuzz.h) plus the sources it
@@ -159,10 +162,13 @@ FUZZ_ITER ?= 2000000
 FUZZ_SEED ?= 1
 # --- sources under fuzzing (one line per harness) ---
 FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
+FUZZ_SRCS_elf := boot/elf_check.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+$(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot
+$(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
