@@ -87,7 +87,8 @@ int machine_check(struct machine_parser *p)
 	const unsigned lines[] = { p->line_model, p->line_cpus, p->line_memory };
 	for (unsigned k = 0; k < 3; k++)
 		if (!lines[k])
-			return machine_fail(p, p->line, "end of file without a '%s' line", keys[k]);
+			return machine_fail(p, p->line ? p->line : 1, "end of file without a '%s' line",
+					    keys[k]);
 	if (m->topology == MACHINE_TOPOLOGY_CPUID)
 		return 0;
 	for (unsigned i = 0; i < m->cpu_count; i++)
