@@ -16,10 +16,11 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .SECONDEXPANSION:
 
-# The machine file sizes the VM (tools/qemu-run.sh reads `cpus` and `memory`
-# from it unless SMP/MEM are given) and reaches the kernel through fw_cfg.
-MACHINE_ARGS = --machine-file "$$(tools/machine-info.sh resolve '$(MACHINE)')" \
-               $(if $(SMP),--smp $(SMP)) $(if $(MEM),--mem $(MEM))
+# The machine file sizes the VM and reaches the kernel through fw_cfg:
+# tools/qemu-run.sh resolves and checks it with build/machine-info (a bad file
+# stops here with its FILE:LINE) and takes `cpus` and `memory` from it unless
+# SMP/MEM are given.
+MACHINE_ARGS = --machine '$(MACHINE)' $(if $(SMP),--smp $(SMP)) $(if $(MEM),--mem $(MEM))
 
 # ---------------------------------------------------------------- kernel
 KCC      := gcc
@@ -179,6 +180,15 @@ $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpu
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -Ikernel/arch/x86_64 -Ikernel/sched -o $@ $(CPUID_REPLAY_SRCS)
 
+# ---------------------------------------------------------------- host view of machine descriptions
+# build/machine-info MACHINE: resolves a preset name or file, parses and checks
+# it with the kernel's own code and prints what QEMU needs (docs/machines.md).
+MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) kernel/lib/machine_parse.c \
+                     kernel/lib/machine_check.c kernel/lib/machine_values.c kernel/lib/format.c
+$(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/lib/machine_parse.h
+	@mkdir -p $(dir $@)
+	gcc $(HOST_CFLAGS) -o $@ $(MACHINE_INFO_SRCS)
+
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
@@ -193,8 +203,8 @@ deps:
 build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
 build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS) $(FUZZ_BINS)
-build-kernel: $(BUILD)/cpuid-replay
-build-test: $(BUILD)/cpuid-replay
+build-kernel: $(BUILD)/cpuid-replay $(BUILD)/machine-info
+build-test: $(BUILD)/cpuid-replay $(BUILD)/machine-info
 
 iso: deps
 	@$(MAKE) --no-print-directory build-iso
