@@ -177,6 +177,8 @@ static void test_errors(void **state)
 		     "t.machine:2: 'cpu' line before the 'cpus' line");
 	expect_error(HEAD CPU0 CPU1 CPU2 "cpu 3 type=P core=2 module=1 llc=0 row=1\n" HFI,
 		     "t.machine:11: CPU 3 is in module 1 with CPU 2 (line 10) but has a different type");
+	expect_error(HEAD CPU0 CPU1 CPU2 "cpu 3 type=E core=2 module=2 llc=0 package=1 row=1\n" HFI,
+		     "t.machine:11: CPU 3 shares llc 0 with CPU 0 (line 8) but is in package 1, not 0");
 	expect_error(HEAD CPU0 "cpu 1 type=P core=0 thread=0 module=0 llc=0 row=0\n" CPU2 CPU3 HFI,
 		     "t.machine:9: CPU 1 repeats thread 0 of core 0 (CPU 0, line 8)");
 	expect_error(HEAD CPU0 "cpu 1 type=P core=0 thread=2 module=0 llc=0 row=0\n" CPU2 CPU3 HFI,
