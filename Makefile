@@ -168,6 +168,7 @@ FUZZ_SEED ?= 1
 # --- sources under fuzzing (one line per harness) ---
 FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
 FUZZ_SRCS_elf := boot/elf_check.c
+FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := kernel/lib/machine_parse.c kernel/lib/machine_check.c kernel/lib/machine_values.c \
                      kernel/lib/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c
 # --- end ---
@@ -178,6 +179,8 @@ $(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot
 $(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h
 $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
 $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
+$(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_64 -Itools/cpuid-replay
+$(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
 
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder

@@ -238,7 +238,7 @@ static void fuzz_one(struct fuzz *f)
 		fuzz_fail(f, "machine_apply refused an accepted description: %s", err);
 	if (topo_build(&t, descs, m.cpu_count, NULL) != TOPO_OK)
 		fuzz_fail(f, "no tree from an accepted description: %s", t.error);
-	topo_check_tree(f, &t, descs, m.cpu_count);
+	topo_check_tree(f, &t, descs, m.cpu_count, NULL);
 }
 
 FUZZ_MAIN("machine")

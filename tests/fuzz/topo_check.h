@@ -1,7 +1,8 @@
 /*
  * topo_check.h — for fuzz harnesses that end in topo_build()
- * (kernel/sched/topo_build.c): checks that a tree built from descs[0..n)
- * is a valid cpu_group tree. Every CPU is in exactly one leaf; each
+ * (kernel/sched/topo_build.c): checks that a tree built from the present
+ * CPUs of descs[0..n) is a valid cpu_group tree. Every present CPU is in
+ * exactly one leaf, no other CPU in any; each
  * group's count, first and last CPU match its mask; an inner group has two
  * or more children whose masks split its own; parents point back; the SMT
  * flag is set exactly on groups of several threads of one core; SMT
@@ -67,25 +68,31 @@ static void topo_check_group(struct topo_walk *w, const struct cpu_group *g)
 			  sum, g->cg_count);
 }
 
-/* Checks the whole tree t built from descs[0..n), all present. */
+/* Checks the whole tree t built from descs[0..n): the CPUs in present, or
+ * all of them when present is NULL. */
 static void topo_check_tree(struct fuzz *f, const struct topo *t, const struct cpu_desc *descs,
-			    unsigned n)
+			    unsigned n, const struct cpuset *present)
 {
 	static struct topo_walk w;
+	unsigned count = 0;
 	memset(&w, 0, sizeof(w));
 	w.f = f;
 	w.t = t;
 	w.descs = descs;
-	if (!t->root || t->root->cg_parent || t->ncpus != (int)n)
-		fuzz_fail(f, "no root, or %d CPUs in the tree for %u descriptors", t->ncpus, n);
+	for (unsigned c = 0; c < n; c++)
+		count += !present || cpuset_isset(present, c);
+	if (!t->root || t->root->cg_parent || t->ncpus != (int)count)
+		fuzz_fail(f, "no root, or %d CPUs in the tree for %u present", t->ncpus, count);
 	topo_check_group(&w, t->root);
 	if (w.groups != t->ngroups || t->ngroups > TOPO_MAX_GROUPS)
 		fuzz_fail(f, "%d groups reachable, %d used", w.groups, t->ngroups);
-	for (unsigned c = 0; c < n; c++) {
-		if (w.seen[c] != 1)
+	for (unsigned c = 0; c < TOPO_MAXCPU; c++) {
+		int in = c < n && (!present || cpuset_isset(present, c));
+		if (w.seen[c] != in)
 			fuzz_fail(f, "cpu %u in %d leaves", c, w.seen[c]);
-		for (unsigned o = c + 1; o < n; o++)
-			if (descs[o].package_id == descs[c].package_id &&
+		for (unsigned o = c + 1; in && o < n; o++)
+			if ((!present || cpuset_isset(present, o)) &&
+			    descs[o].package_id == descs[c].package_id &&
 			    descs[o].core_id == descs[c].core_id &&
 			    topo_find(t->root, (int)o) != topo_find(t->root, (int)c))
 				fuzz_fail(f, "SMT siblings %u and %u in different leaves", c, o);
