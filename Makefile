@@ -16,10 +16,11 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .SECONDEXPANSION:
 
-# The machine file sizes the VM (tools/qemu-run.sh reads `cpus` and `memory`
-# from it unless SMP/MEM are given) and reaches the kernel through fw_cfg.
-MACHINE_ARGS = --machine-file "$$(tools/machine-info.sh resolve '$(MACHINE)')" \
-               $(if $(SMP),--smp $(SMP)) $(if $(MEM),--mem $(MEM))
+# The machine file sizes the VM and reaches the kernel through fw_cfg:
+# tools/qemu-run.sh resolves and checks it with build/machine-info (a bad file
+# stops here with its FILE:LINE) and takes `cpus` and `memory` from it unless
+# SMP/MEM are given.
+MACHINE_ARGS = --machine '$(MACHINE)' $(if $(SMP),--smp $(SMP)) $(if $(MEM),--mem $(MEM))
 
 # ---------------------------------------------------------------- kernel
 KCC      := gcc
@@ -131,7 +132,10 @@ UNIT_SRCS_psf     := kernel/dev/psf.c
 UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
 UNIT_SRCS_machine_parse := kernel/lib/machine_parse.c kernel/lib/machine_check.c \
                            kernel/lib/machine_values.c kernel/lib/machine_apply.c kernel/lib/format.c
-UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c
+UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c \
+                          tools/cpuid-replay/dump_check.c
+UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
+UNIT_SRCS_elf_check := boot/elf_check.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/topo_build.c tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_runq     := $(ULE_TEST_SRCS)
@@ -148,8 +152,12 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
+$(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
+$(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_ule_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
+$(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
+$(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- fuzz harnesses
 # tests/fuzz/fuzz_<name>.c (framework: tests/fuzz/fuzz.h) plus the sources it
@@ -163,10 +171,20 @@ FUZZ_ITER ?= 2000000
 FUZZ_SEED ?= 1
 # --- sources under fuzzing (one line per harness) ---
 FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
+FUZZ_SRCS_elf := boot/elf_check.c
+FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
+FUZZ_SRCS_machine := kernel/lib/machine_parse.c kernel/lib/machine_check.c kernel/lib/machine_values.c \
+                     kernel/lib/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+$(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot
+$(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h
+$(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
+$(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
+$(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_64 -Itools/cpuid-replay
+$(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
 
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
@@ -176,6 +194,15 @@ CPUID_REPLAY_SRCS := $(wildcard tools/cpuid-replay/*.c) kernel/arch/x86_64/cpuid
 $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpuid-replay/*.h)
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -Ikernel/arch/x86_64 -Ikernel/sched -o $@ $(CPUID_REPLAY_SRCS)
+
+# ---------------------------------------------------------------- host view of machine descriptions
+# build/machine-info MACHINE: resolves a preset name or file, parses and checks
+# it with the kernel's own code and prints what QEMU needs (docs/machines.md).
+MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) kernel/lib/machine_parse.c \
+                     kernel/lib/machine_check.c kernel/lib/machine_values.c kernel/lib/format.c
+$(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/lib/machine_parse.h
+	@mkdir -p $(dir $@)
+	gcc $(HOST_CFLAGS) -o $@ $(MACHINE_INFO_SRCS)
 
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
@@ -191,8 +218,8 @@ deps:
 build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
 build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS) $(FUZZ_BINS)
-build-kernel: $(BUILD)/cpuid-replay
-build-test: $(BUILD)/cpuid-replay
+build-kernel: $(BUILD)/cpuid-replay $(BUILD)/machine-info
+build-test: $(BUILD)/cpuid-replay $(BUILD)/machine-info
 
 iso: deps
 	@$(MAKE) --no-print-directory build-iso

@@ -13,6 +13,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include <boot_info.h>
+#include "elf_check.h"
 
 #define LOADER_VERSION      "mosaic-efi 1.0"
 #define LOADER_PATH_MAX     256         /* CHAR16s in a file path, with NUL */
@@ -65,20 +66,10 @@ BOOLEAN opts_cmdline(const EFI_LOADED_IMAGE *li, const CHAR16 *image_name,
 void opts_copy_ascii(char *out, UINTN out_len, const char *src, UINTN src_len,
 		     const CHAR16 *what);
 
-/* ---- elf.c: the kernel image */
-#define KERNEL_SEGMENTS_MAX 16
-struct kernel_segment {
-	UINT64 vaddr;
-	UINT64 memsz;
-	UINT32 flags;   /* ELF p_flags: 1 = X, 2 = W, 4 = R */
-};
+/* ---- elf.c: the kernel image (its checks: elf_check.h) */
 struct kernel_image {
-	UINT64 virt_base;   /* page-aligned lowest PT_LOAD address */
-	UINT64 virt_end;    /* page-aligned end of the highest one */
-	UINT64 phys_base;   /* the contiguous block holding [virt_base, virt_end) */
-	UINT64 entry;
-	UINT32 segment_count;
-	struct kernel_segment segments[KERNEL_SEGMENTS_MAX];
+	struct elf_layout layout;   /* segments, page-aligned span, entry */
+	UINT64 phys_base;           /* the contiguous block holding the span */
 };
 EFI_STATUS elf_load_kernel(const CHAR16 *path, const UINT8 *file, UINT64 size,
 			   struct kernel_image *kernel);

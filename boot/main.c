@@ -114,8 +114,8 @@ static EFI_STATUS loader_boot(EFI_HANDLE image)
 	if (EFI_ERROR(status))
 		return status;
 	info->kernel_phys_base = kernel.phys_base;
-	info->kernel_virt_base = kernel.virt_base;
-	info->kernel_size = kernel.virt_end - kernel.virt_base;
+	info->kernel_virt_base = kernel.layout.virt_base;
+	info->kernel_size = kernel.layout.virt_end - kernel.layout.virt_base;
 	status = load_modules(&cfg, info);
 	if (EFI_ERROR(status))
 		return status;
@@ -132,11 +132,11 @@ static EFI_STATUS loader_boot(EFI_HANDLE image)
 		return status;
 
 	log_info(L"exiting boot services; jumping to the kernel at 0x%lx with boot_info at 0x%lx",
-		 kernel.entry, BOOT_DIRECT_MAP_BASE + info_phys);
+		 kernel.layout.entry, BOOT_DIRECT_MAP_BASE + info_phys);
 	status = exit_boot_services(image, info);
 	if (EFI_ERROR(status))
 		return status;
-	exit_enter_kernel(cr3, kernel.entry, BOOT_DIRECT_MAP_BASE + info_phys);
+	exit_enter_kernel(cr3, kernel.layout.entry, BOOT_DIRECT_MAP_BASE + info_phys);
 }
 
 /* UEFI entry point. Returns only if the boot failed: then everything the

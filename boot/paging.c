@@ -114,8 +114,8 @@ static UINT64 paging_kernel_flags(const struct kernel_image *k, UINT64 va)
 {
 	BOOLEAN write = FALSE, exec = FALSE;
 
-	for (UINT32 i = 0; i < k->segment_count; i++) {
-		const struct kernel_segment *s = &k->segments[i];
+	for (UINT32 i = 0; i < k->layout.segment_count; i++) {
+		const struct elf_segment *s = &k->layout.segments[i];
 		UINT64 start = s->vaddr & ~(SIZE_4K - 1);
 		UINT64 end = (s->vaddr + s->memsz + SIZE_4K - 1) & ~(SIZE_4K - 1);
 
@@ -154,7 +154,7 @@ EFI_STATUS paging_build(const struct kernel_image *kernel, UINT64 fb_end, UINT64
 {
 	struct pt_pool pool;
 	EFI_PHYSICAL_ADDRESS tables;
-	UINT64 n, span = kernel->virt_end - kernel->virt_base;
+	UINT64 n, span = kernel->layout.virt_end - kernel->layout.virt_base;
 	UINT64 *pml4;
 	EFI_STATUS status;
 
@@ -164,9 +164,9 @@ EFI_STATUS paging_build(const struct kernel_image *kernel, UINT64 fb_end, UINT64
 	status = paging_phys_size(fb_end, &n);
 	if (EFI_ERROR(status))
 		return status;
-	if (kernel->virt_base < BOOT_DIRECT_MAP_BASE + n) {
+	if (kernel->layout.virt_base < BOOT_DIRECT_MAP_BASE + n) {
 		log_error(L"the kernel at 0x%lx lies inside the direct map 0x%lx..0x%lx; "
-			  L"link it higher", kernel->virt_base, BOOT_DIRECT_MAP_BASE,
+			  L"link it higher", kernel->layout.virt_base, BOOT_DIRECT_MAP_BASE,
 			  BOOT_DIRECT_MAP_BASE + n);
 		return EFI_LOAD_ERROR;
 	}
@@ -184,8 +184,8 @@ EFI_STATUS paging_build(const struct kernel_image *kernel, UINT64 fb_end, UINT64
 			status = pt_map(&pool, pml4, BOOT_DIRECT_MAP_BASE + pa, pa, PT_WRITE, 21);
 	}
 	for (UINT64 off = 0; off < span && !EFI_ERROR(status); off += SIZE_4K)
-		status = pt_map(&pool, pml4, kernel->virt_base + off, kernel->phys_base + off,
-				paging_kernel_flags(kernel, kernel->virt_base + off), 12);
+		status = pt_map(&pool, pml4, kernel->layout.virt_base + off, kernel->phys_base + off,
+				paging_kernel_flags(kernel, kernel->layout.virt_base + off), 12);
 	if (EFI_ERROR(status)) {
 		log_error(L"building the page tables failed (%r): the kernel's addresses collide "
 			  L"with the direct map or the table estimate is wrong", status);

@@ -24,7 +24,9 @@ struct cpu_group *thread_topo_root(void)
 	return thread_topo.root;
 }
 
-/* Builds the topology tree of the online CPUs; 0 on success. */
+/* Builds the topology tree of the online CPUs; 0 on success. Descriptors
+ * that contradict each other give the flat fallback (one group of all
+ * CPUs), said on the console; only no tree at all turns the scheduler off. */
 static int thread_build_topo(void)
 {
 	struct cpuset present;
@@ -37,11 +39,15 @@ static int thread_build_topo(void)
 			cpuset_set(&present, i);
 		}
 	}
-	if (topo_build(&thread_topo, thread_descs, n, &present) != TOPO_OK) {
+	int rc = topo_build_or_flat(&thread_topo, thread_descs, n, &present);
+	if (!thread_topo.root) {
 		printk("sched: cannot build the topology tree (%s); scheduler off\n",
 		       thread_topo.error);
 		return -1;
 	}
+	if (rc != TOPO_OK)
+		printk("sched: inconsistent CPU topology (%s); scheduling on one flat group of %d CPUs\n",
+		       thread_topo.error, thread_topo.ncpus);
 	return 0;
 }
 

@@ -3,10 +3,15 @@
 #
 #   --esp IMG        FAT image from tools/make-esp.sh (boots as a disk)
 #   --usb-iso ISO    instead: boot this ISO as a USB stick (qemu-xhci + usb-storage)
-#   --smp N --mem M  vCPUs and memory (default 4 and 512M, or the machine file's)
-#   --machine-file F machine description (docs/machines.md): gives the guest
-#                    the file as fw_cfg opt/mosaic/machine and, unless --smp /
+#   --smp N --mem M  vCPUs and memory (default 4 and 512M, or the machine's)
+#   --machine M      machine description (docs/machines.md): a file, or a preset
+#                    name (machines/M.machine); --machine-file is the same.
+#                    build/machine-info checks it with the kernel's parser (a
+#                    bad file stops here with its FILE:LINE), then the guest
+#                    gets it as fw_cfg opt/mosaic/machine and, unless --smp /
 #                    --mem are given, its `cpus` and `memory`
+#   --no-machine-check  hand the machine file to the guest unchecked (tests of
+#                    the kernel's own checks); needs --smp
 #   --run "CMDS"     run shell commands at boot (kernel run=...), headless;
 #                    the script returns when the kernel powers off or exits
 #   --cmdline "W"    extra kernel command-line words
@@ -20,14 +25,16 @@
 # when QEMU itself failed or the kernel stopped otherwise.
 set -euo pipefail
 
-esp="" iso="" smp="" mem="" machine_file="" have_machine=0 run="" extra="" monitor="" gui=0 debug="" reboot=0
+esp="" iso="" smp="" mem="" machine="" have_machine=0 check_machine=1 run="" extra="" monitor=""
+gui=0 debug="" reboot=0
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 	--esp) esp=$2; shift 2 ;;
 	--usb-iso) iso=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
-	--machine-file) machine_file=$2; have_machine=1; shift 2 ;;
+	--machine|--machine-file) machine=$2; have_machine=1; shift 2 ;;
+	--no-machine-check) check_machine=0; shift ;;
 	--run) run=$2; shift 2 ;;
 	--cmdline) extra=$2; shift 2 ;;
 	--monitor) monitor=$2; shift 2 ;;
@@ -39,15 +46,23 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n "$esp" || -n "$iso" ]] || { echo "qemu-run: give --esp IMG or --usb-iso ISO" >&2; exit 2; }
 machine_args=()
-if [[ $have_machine -eq 1 ]]; then
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [[ $have_machine -eq 1 && $check_machine -eq 1 ]]; then
+	info=$root/build/machine-info
+	[[ -x "$info" ]] || { echo "qemu-run: $info is missing; run make first" >&2; exit 2; }
+	# One line "CPUS MEMORY FILE"; a refused file has printed FILE:LINE: reason.
+	out=$("$info" --presets "$root/machines" --qemu "$machine") || exit 2
+	read -r file_smp file_mem machine_file <<<"$out"
+	smp=${smp:-$file_smp} mem=${mem:-$file_mem}
+elif [[ $have_machine -eq 1 ]]; then
+	machine_file=$machine
 	[[ -f "$machine_file" ]] || { echo "qemu-run: no machine file '$machine_file'" >&2; exit 2; }
-	info=$(dirname "$0")/machine-info.sh
-	[[ -n "$smp" ]] || smp=$("$info" cpus "$machine_file")
-	[[ -n "$mem" ]] || mem=$("$info" memory "$machine_file")
+	[[ -n "$smp" ]] || { echo "qemu-run: --no-machine-check needs --smp" >&2; exit 2; }
+fi
+if [[ $have_machine -eq 1 ]]; then
 	# QEMU splits -fw_cfg options at commas; a path with one cannot be given.
 	[[ "$machine_file" != *,* ]] || { echo "qemu-run: machine file path must not contain ','" >&2; exit 2; }
 	# The kernel names the file in its messages by the path in machine-path.
-	root=$(cd "$(dirname "$0")/.." && pwd)
 	shown=$(realpath -s "$machine_file")
 	shown=${shown#"$root/"}
 	machine_args=(-fw_cfg "name=opt/mosaic/machine,file=$machine_file"

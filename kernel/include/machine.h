@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <cpu_desc.h>
 
-#define MACHINE_MAX_CPUS    256   /* = MAXCPU */
+#define MACHINE_MAX_CPUS    256   /* = MAXCPU (QEMU's q35 takes 255: the host tool says so) */
 #define MACHINE_MAX_ROWS    256
 #define MACHINE_MAX_EVENTS  64
 #define MACHINE_MODEL_MAX   64
@@ -22,6 +22,13 @@
 #define MACHINE_NO_LLC      CPU_DESC_NO_CACHE
 #define MACHINE_SPEED_ONE   1000  /* speeds and throughputs in thousandths */
 #define MACHINE_CORE_TYPES  4     /* indexed by enum cpu_core_type */
+#define MACHINE_FILE_MAX    (64 * 1024)   /* bytes of a description file */
+/* `memory` bounds: OVMF needs more than 32 MiB to start; the kernel writes
+ * to every free page at boot (its free list runs through them), so QEMU
+ * commits all guest memory on the host: 16 GiB is far more than any
+ * emulated machine needs and still fits a development machine. */
+#define MACHINE_MEM_MIN     (64ull << 20)
+#define MACHINE_MEM_MAX     (16ull << 30)
 
 /* How the kernel should take its topology when it reads this description. */
 enum machine_topology {
@@ -57,7 +64,8 @@ struct machine {
 	char model[MACHINE_MODEL_MAX];
 	uint8_t topology;                 /* enum machine_topology */
 	unsigned cpu_count;               /* `cpus` */
-	uint64_t mem_bytes;               /* `memory` */
+	unsigned cpu_count_line;          /* where `cpus` was given */
+	uint64_t mem_bytes;               /* `memory`: MACHINE_MEM_MIN..MACHINE_MEM_MAX */
 	unsigned hfi_rows;                /* `hfi-rows` (0: no HFI) */
 	/* Relative speed of one thread of each core type running alone, and
 	 * the combined throughput of a core's SMT threads all busy (0 = not

@@ -22,7 +22,8 @@ static const char *mismatch(const struct machine_cpu *a, const struct machine_cp
 	return NULL;
 }
 
-/* SMT cores and modules coherent; fills smt_threads. */
+/* SMT cores and modules coherent, a last-level cache in one package;
+ * fills smt_threads. */
 static int check_groups(struct machine_parser *p)
 {
 	struct machine *m = p->m;
@@ -46,6 +47,13 @@ static int check_groups(struct machine_parser *p)
 				return machine_fail(p, c->line,
 						    "CPU %u repeats thread %u of core %u (CPU %u, line %u)", i,
 						    c->thread, c->core, j, o->line);
+		}
+		for (unsigned j = 0; j < i; j++) {
+			const struct machine_cpu *o = &m->cpu[j];
+			if (c->llc != MACHINE_NO_LLC && o->llc == c->llc && o->package != c->package)
+				return machine_fail(p, c->line,
+						    "CPU %u shares llc %u with CPU %u (line %u) but is in package %u, not %u",
+						    i, c->llc, j, o->line, c->package, o->package);
 		}
 		c->smt_threads = (uint8_t)threads;
 	}
@@ -87,7 +95,8 @@ int machine_check(struct machine_parser *p)
 	const unsigned lines[] = { p->line_model, p->line_cpus, p->line_memory };
 	for (unsigned k = 0; k < 3; k++)
 		if (!lines[k])
-			return machine_fail(p, p->line, "end of file without a '%s' line", keys[k]);
+			return machine_fail(p, p->line ? p->line : 1, "end of file without a '%s' line",
+					    keys[k]);
 	if (m->topology == MACHINE_TOPOLOGY_CPUID)
 		return 0;
 	for (unsigned i = 0; i < m->cpu_count; i++)

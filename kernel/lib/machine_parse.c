@@ -265,6 +265,7 @@ static int parse_line(struct machine_parser *p, char **tok, int ntok, const char
 		if (v == 0)
 			return machine_fail(p, p->line, "cpus must be 1..%d", MACHINE_MAX_CPUS);
 		m->cpu_count = (unsigned)v;
+		m->cpu_count_line = p->line;
 		return 0;
 	}
 	if (strcmp(key, "memory") == 0)
@@ -304,12 +305,16 @@ static int handle_line(struct machine_parser *p, const char *s, size_t n)
 	char *hash = strchr(buf, '#');
 	if (hash)
 		*hash = 0;
-	for (size_t i = 0; i < n; i++)
-		if (buf[i] == 0)
-			break;
-		else if (buf[i] < ' ' && !is_blank(buf[i]))
-			return machine_fail(p, p->line, "control character 0x%02x in the text",
-					    (unsigned)(unsigned char)buf[i]);
+	for (size_t i = 0; i < n && buf[i]; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		if (c >= 0x80)
+			return machine_fail(p, p->line,
+					    "non-ASCII byte 0x%02x at column %u (descriptions are ASCII outside comments)",
+					    c, (unsigned)i + 1);
+		if ((c < ' ' && !is_blank((char)c)) || c == 0x7f)
+			return machine_fail(p, p->line, "control character 0x%02x at column %u", c,
+					    (unsigned)i + 1);
+	}
 	char *q = buf;
 	for (;;) {
 		while (is_blank(*q))
@@ -355,7 +360,8 @@ int machine_parse(struct machine *m, const char *text, size_t len, const char *f
 		p.line++;
 		for (size_t i = pos; i < end; i++)
 			if (text[i] == 0)
-				return machine_fail(&p, p.line, "NUL byte in the text");
+				return machine_fail(&p, p.line, "NUL byte at column %u",
+						    (unsigned)(i - pos) + 1);
 		if (handle_line(&p, text + pos, end - pos))
 			return -1;
 		pos = end + 1;

@@ -84,7 +84,7 @@ int machine_speed_value(struct machine_parser *p, const char *s, const char *wha
 	return 0;
 }
 
-/* "512M", "2G": bytes. */
+/* "512M", "2G": bytes, MACHINE_MEM_MIN..MACHINE_MEM_MAX. */
 int machine_memory_value(struct machine_parser *p, const char *s, uint64_t *out)
 {
 	char digits[16];
@@ -95,8 +95,13 @@ int machine_memory_value(struct machine_parser *p, const char *s, uint64_t *out)
 		return machine_fail(p, p->line, "bad memory size '%s' (expected e.g. 512M or 2G)", s);
 	memcpy(digits, s, n - 1);
 	digits[n - 1] = 0;
-	if (machine_parse_uint(digits, 1u << 20, &v) || v == 0)
+	if (machine_parse_uint(digits, 1u << 20, &v))
 		return machine_fail(p, p->line, "bad memory size '%s' (expected e.g. 512M or 2G)", s);
-	*out = v << (unit == 'M' ? 20 : 30);
+	v <<= unit == 'M' ? 20 : 30;
+	if (v < MACHINE_MEM_MIN || v > MACHINE_MEM_MAX)
+		return machine_fail(p, p->line, "memory %s out of range (%luM..%luG)", s,
+				    (unsigned long)(MACHINE_MEM_MIN >> 20),
+				    (unsigned long)(MACHINE_MEM_MAX >> 30));
+	*out = v;
 	return 0;
 }

@@ -58,7 +58,8 @@ enum topo_error {
 	TOPO_ERR_NO_CPUS = -1,       /* zero CPUs present */
 	TOPO_ERR_TOO_MANY = -2,      /* more than TOPO_MAXCPU descriptors */
 	TOPO_ERR_DUP_APIC = -3,      /* two CPUs with one APIC id */
-	TOPO_ERR_INCONSISTENT = -4,  /* SMT siblings or L2 sharers disagree on a cache */
+	TOPO_ERR_INCONSISTENT = -4,  /* CPUs disagree: SMT siblings or L2 sharers on other
+	                              * caches, a cache shared across packages */
 };
 
 struct topo {
@@ -70,6 +71,8 @@ struct topo {
 	struct cpuset present;               /* CPUs in the tree */
 	uint8_t core_type[TOPO_MAXCPU];      /* enum cpu_core_type per CPU, for printing */
 	char error[160];                     /* why the last build failed, "" after success */
+	int error_cpu[2];                    /* the two CPUs an error is about, else -1 */
+	uint8_t flat;                        /* topo_build_or_flat() fell back to one leaf */
 	struct cpu_group groups[TOPO_MAX_GROUPS];
 	/* builder scratch: CPUs being partitioned, their subset marks, the
 	 * reordered copy, subset sizes */
@@ -82,6 +85,15 @@ struct topo {
  * t->root NULL; never crashes on bad descriptors. Not thread-safe on one t. */
 int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
 	       const struct cpuset *present);
+
+/* For a running system, which needs some tree: topo_build(), but when the
+ * descriptors contradict each other (TOPO_ERR_DUP_APIC,
+ * TOPO_ERR_INCONSISTENT) the flat fallback instead: one leaf of all present
+ * CPUs sharing nothing, t->flat set and the reason kept in t->error and
+ * t->error_cpu. Returns what topo_build() returned; t->root is NULL only
+ * for TOPO_ERR_NO_CPUS and TOPO_ERR_TOO_MANY. Not thread-safe on one t. */
+int topo_build_or_flat(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
+		       const struct cpuset *present);
 
 /* The leaf group under top that contains cpu; NULL if top does not. */
 struct cpu_group *topo_find(struct cpu_group *top, int cpu);

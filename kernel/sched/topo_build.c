@@ -32,6 +32,33 @@ static int fail(struct topo *t, int code, const char *a, uint64_t n1, const char
 	return code;
 }
 
+/* fail() for two CPUs i and j whose descriptors contradict each other:
+ * "CPUs i and j <what>", then " (A and B)" when ids is given; records the
+ * pair in t->error_cpu. */
+static int fail_pair(struct topo *t, int code, unsigned i, unsigned j, const char *what,
+		     const uint32_t *ids)
+{
+	struct topo_str m;
+	topo_str_init(&m, t->error, sizeof(t->error));
+	topo_str_add(&m, "CPUs ");
+	topo_str_num(&m, i, 10);
+	topo_str_add(&m, " and ");
+	topo_str_num(&m, j, 10);
+	topo_str_add(&m, " ");
+	topo_str_add(&m, what);
+	if (ids) {
+		topo_str_add(&m, " (");
+		topo_str_num(&m, ids[0], 10);
+		topo_str_add(&m, " and ");
+		topo_str_num(&m, ids[1], 10);
+		topo_str_add(&m, ")");
+	}
+	t->error_cpu[0] = (int)i;
+	t->error_cpu[1] = (int)j;
+	t->root = NULL;
+	return code;
+}
+
 /* ---- levels ---- */
 
 /* Whether the CPU has a cache of that level (1..3). */
@@ -181,7 +208,10 @@ static int build_group(struct build_ctx *b, struct cpu_group *cg, int start, int
 }
 
 /* Rejects descriptor sets that cannot form one tree: equal APIC ids, SMT
- * siblings on different caches, L2 sharers on different L3s. */
+ * siblings on different caches, an L2 or L3 shared across packages, L2
+ * sharers on different L3s. Every pair of CPUs is compared, whatever its
+ * packages: a CPU whose package id is wrong is caught by the caches it
+ * shares with the others. */
 static int validate(struct topo *t, const struct cpu_desc *descs, unsigned ncpu)
 {
 	for (unsigned i = 0; i < ncpu; i++) {
@@ -192,22 +222,43 @@ static int validate(struct topo *t, const struct cpu_desc *descs, unsigned ncpu)
 			if (!cpuset_isset(&t->present, j))
 				continue;
 			const struct cpu_desc *d = &descs[j];
+			const uint32_t pkgs[2] = { a->package_id, d->package_id };
+			int same_pkg = a->package_id == d->package_id;
 			if (a->apic_id == d->apic_id)
-				return fail(t, TOPO_ERR_DUP_APIC, "CPUs ", i, " and ", j,
-					    " have the same APIC id");
-			if (a->package_id != d->package_id)
-				continue;
-			if (a->core_id == d->core_id &&
+				return fail_pair(t, TOPO_ERR_DUP_APIC, i, j, "have the same APIC id", NULL);
+			if (has_cache(a, 2) && a->cache_id[2] == d->cache_id[2] && !same_pkg)
+				return fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
+						 "share an L2 but are in different packages", pkgs);
+			if (has_cache(a, 3) && a->cache_id[3] == d->cache_id[3] && !same_pkg)
+				return fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
+						 "share an L3 but are in different packages", pkgs);
+			if (same_pkg && a->core_id == d->core_id &&
 			    (a->cache_id[2] != d->cache_id[2] || a->cache_id[3] != d->cache_id[3]))
-				return fail(t, TOPO_ERR_INCONSISTENT, "CPUs ", i, " and ", j,
-					    " are threads of one core but report different L2/L3 caches");
+				return fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
+						 "are threads of one core but report different L2/L3 caches",
+						 NULL);
 			if (has_cache(a, 2) && a->cache_id[2] == d->cache_id[2] &&
 			    a->cache_id[3] != d->cache_id[3])
-				return fail(t, TOPO_ERR_INCONSISTENT, "CPUs ", i, " and ", j,
-					    " share an L2 but report different L3 caches");
+				return fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
+						 "share an L2 but report different L3 caches", NULL);
 		}
 	}
 	return TOPO_OK;
+}
+
+/* Lists the present CPUs in t->order and records their core types and
+ * sources; returns how many there are. */
+static int topo_take_cpus(struct topo *t, const struct cpu_desc *descs)
+{
+	int n = 0;
+	for (int c = cpuset_first(&t->present); c >= 0; c = cpuset_next(&t->present, c)) {
+		t->order[n++] = (uint16_t)c;
+		t->core_type[c] = descs[c].core_type;
+		if (descs[c].source != descs[t->order[0]].source)
+			t->mixed_sources = 1;
+	}
+	t->source = descs[t->order[0]].source;
+	return n;
 }
 
 int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
@@ -217,6 +268,8 @@ int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
 	t->ncpus = 0;
 	t->ngroups = 0;
 	t->error[0] = 0;
+	t->error_cpu[0] = t->error_cpu[1] = -1;
+	t->flat = 0;
 	t->mixed_sources = 0;
 	if (ncpu > TOPO_MAXCPU)
 		return fail(t, TOPO_ERR_TOO_MANY, "", ncpu, " CPUs exceed MAXCPU (", TOPO_MAXCPU, ")");
@@ -232,15 +285,7 @@ int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
 	if (rc)
 		return rc;
 
-	int n = 0;
-	for (int c = cpuset_first(&t->present); c >= 0; c = cpuset_next(&t->present, c)) {
-		t->order[n++] = (uint16_t)c;
-		t->core_type[c] = descs[c].core_type;
-		if (descs[c].source != descs[t->order[0]].source)
-			t->mixed_sources = 1;
-	}
-	t->source = descs[t->order[0]].source;
-
+	int n = topo_take_cpus(t, descs);
 	struct build_ctx b = { t, descs };
 	struct cpu_group *root = &t->groups[t->ngroups++];
 	root->cg_parent = NULL;
@@ -249,6 +294,30 @@ int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
 		return rc;
 	t->root = root;
 	return TOPO_OK;
+}
+
+int topo_build_or_flat(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
+		       const struct cpuset *present)
+{
+	int rc = topo_build(t, descs, ncpu, present);
+	if (rc != TOPO_ERR_DUP_APIC && rc != TOPO_ERR_INCONSISTENT)
+		return rc;
+	/* t->present and t->ncpus are set; the error stays in t->error. */
+	int n = topo_take_cpus(t, descs);
+	struct cpu_group *root = &t->groups[0];
+	root->cg_parent = NULL;
+	root->cg_child = NULL;
+	root->cg_children = 0;
+	root->cg_mask = t->present;
+	root->cg_count = n;
+	root->cg_first = cpuset_first(&t->present);
+	root->cg_last = cpuset_last(&t->present);
+	root->cg_level = CG_SHARE_NONE;
+	root->cg_flags = 0;
+	t->ngroups = 1;
+	t->flat = 1;
+	t->root = root;
+	return rc;
 }
 
 struct cpu_group *topo_find(struct cpu_group *top, int cpu)

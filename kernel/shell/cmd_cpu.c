@@ -27,7 +27,7 @@ static int cmd_cpus(int argc, char **argv)
 	unsigned n = smp_cpu_count(), from = 0xFF;
 
 	cpu_desc_format_header(line, sizeof(line));
-	printk("%s\n", line);
+	printk("%s %-6s %s\n", line, "online", "ticks");
 	for (unsigned cpu = 0; cpu < n; cpu++) {
 		const struct cpu_desc *d = smp_cpu_desc(cpu);
 		if (!d) {
@@ -38,9 +38,9 @@ static int cmd_cpus(int argc, char **argv)
 			from = d->source;
 		else if (from != d->source)
 			from = 0xFE;
-		cpu_desc_format_line(line, sizeof(line), cpu, d, smp_cpu_online(cpu),
-				     smp_cpu_ticks(cpu));
-		printk("%s\n", line);
+		cpu_desc_format_line(line, sizeof(line), cpu, d);
+		printk("%s %-6s %llu\n", line, smp_cpu_online(cpu) ? "yes" : "no",
+		       (unsigned long long)smp_cpu_ticks(cpu));
 	}
 	printk("%u CPUs, %u online; descriptors from %s\n", n, smp_online_count(),
 	       from == 0xFE ? "several sources" : cpus_source_name(from));

@@ -18,8 +18,9 @@ _Static_assert(TOPO_MAXCPU == MAXCPU, "the topology tree and SMP disagree on MAX
 static struct topo shell_topo;
 static struct cpu_desc shell_descs[MAXCPU];
 
-/* Rebuilds shell_topo from the online CPUs' descriptors; returns what
- * topo_build returned. Shell context only (static storage, no lock). */
+/* Rebuilds shell_topo from the online CPUs' descriptors, flat when they
+ * contradict each other (as the scheduler does); returns what
+ * topo_build_or_flat returned. Shell context only (static storage, no lock). */
 static int build_online(void)
 {
 	struct cpuset online;
@@ -36,7 +37,7 @@ static int build_online(void)
 			memset(&shell_descs[i], 0, sizeof(shell_descs[i]));
 		}
 	}
-	return topo_build(&shell_topo, shell_descs, n, &online);
+	return topo_build_or_flat(&shell_topo, shell_descs, n, &online);
 }
 
 /* topo_printf_fn onto the consoles. */
@@ -72,10 +73,13 @@ static int cmd_topo(int argc, char **argv)
 	(void)argv;
 	int rc = build_online();
 	unsigned total = smp_cpu_count();
-	if (rc != TOPO_OK) {
+	if (!shell_topo.root) {
 		printk("topo: cannot build the topology: %s\n", shell_topo.error);
 		return 1;
 	}
+	if (rc != TOPO_OK)
+		printk("topo: inconsistent descriptors (%s): the flat fallback the scheduler uses\n",
+		       shell_topo.error);
 	topo_print(&shell_topo, topo_printk, NULL);
 	if ((unsigned)shell_topo.ncpus < total)
 		printk("(%u of %u CPUs online; offline CPUs are not in the tree)\n",
@@ -89,7 +93,8 @@ static void topology_spec_proc(char *buf, size_t len)
 {
 	struct spec_buf b = { buf, len, 0 };
 	buf[0] = 0;
-	if (build_online() != TOPO_OK) {
+	build_online();
+	if (!shell_topo.root) {
 		ksnprintf(buf, len, "<groups>\n<!-- no topology: %s -->\n</groups>\n", shell_topo.error);
 		return;
 	}

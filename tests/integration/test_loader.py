@@ -1,6 +1,7 @@
 """Loader errors before the kernel runs: a clear message on the console, then
 control goes back to the firmware (OVMF falls through to its UEFI shell)."""
 import os
+import struct
 import subprocess
 import tempfile
 
@@ -45,4 +46,22 @@ def test_truncated_kernel(ctx):
 def test_not_an_elf(ctx):
     m = ctx.machine(esp=broken_esp(ctx, "text-kernel", b"this is not a kernel\n" * 100))
     m.expect(r"mosaic-loader: error: .*no ELF magic")
+    expect_back_in_firmware(m)
+
+
+def test_writable_executable_kernel(ctx):
+    """A kernel whose code segment is also writable is refused (W^X)."""
+    with open(os.path.join(ctx.build, "kernel.elf"), "rb") as f:
+        elf = bytearray(f.read())
+    phoff, = struct.unpack_from("<Q", elf, 32)
+    for i in range(struct.unpack_from("<H", elf, 56)[0]):
+        ptype, flags = struct.unpack_from("<II", elf, phoff + 56 * i)
+        if ptype == 1 and flags & 1:     # the PT_LOAD with PF_X
+            struct.pack_into("<I", elf, phoff + 56 * i + 4, flags | 2)
+            break
+    else:
+        raise TestFailure("build/kernel.elf has no executable segment")
+    m = ctx.machine(esp=broken_esp(ctx, "wx-kernel", bytes(elf)))
+    m.expect(r"mosaic-loader: error: \\mosaic\\kernel\.elf: segment %d at 0x[0-9A-F]+ is writable "
+             r"and executable" % i)
     expect_back_in_firmware(m)

@@ -177,6 +177,8 @@ static void test_errors(void **state)
 		     "t.machine:2: 'cpu' line before the 'cpus' line");
 	expect_error(HEAD CPU0 CPU1 CPU2 "cpu 3 type=P core=2 module=1 llc=0 row=1\n" HFI,
 		     "t.machine:11: CPU 3 is in module 1 with CPU 2 (line 10) but has a different type");
+	expect_error(HEAD CPU0 CPU1 CPU2 "cpu 3 type=E core=2 module=2 llc=0 package=1 row=1\n" HFI,
+		     "t.machine:11: CPU 3 shares llc 0 with CPU 0 (line 8) but is in package 1, not 0");
 	expect_error(HEAD CPU0 "cpu 1 type=P core=0 thread=0 module=0 llc=0 row=0\n" CPU2 CPU3 HFI,
 		     "t.machine:9: CPU 1 repeats thread 0 of core 0 (CPU 0, line 8)");
 	expect_error(HEAD CPU0 "cpu 1 type=P core=0 thread=2 module=0 llc=0 row=0\n" CPU2 CPU3 HFI,
@@ -190,8 +192,59 @@ static void test_errors(void **state)
 		     "t.machine:15: event at 50 ms comes after one at 100 ms");
 	expect_error("model m\ntopology cpuid\ncpus 1\ncpu 0 type=P core=0 module=0 llc=0 row=none\n",
 		     "t.machine:4: 'cpu' line in a 'topology cpuid' description");
-	expect_error("model m\ncpus 1\x01\n", "t.machine:2: control character 0x01 in the text");
-	expect_error("", "t.machine:0: end of file without a 'model' line");
+	expect_error("model m\ncpus 1\x01\n", "t.machine:2: control character 0x01 at column 7");
+	expect_error("model m\ncpus\x7f 1\n", "t.machine:2: control character 0x7f at column 5");
+	expect_error("", "t.machine:1: end of file without a 'model' line");
+	assert_int_equal(machine_parse(&mach, "model m\ncp\0us 1\n", 17, "t.machine", err, sizeof(err)), -1);
+	assert_string_equal(err, "t.machine:2: NUL byte at column 3");
+}
+
+/* CRLF line ends (a file edited on Windows) parse like LF ones. */
+static void test_crlf(void **state)
+{
+	(void)state;
+	static char crlf[2048];
+	size_t n = 0;
+	for (const char *s = "# \xc3\xa9t\xc3\xa9 comment\n" GOOD; *s; s++) {
+		if (*s == '\n')
+			crlf[n++] = '\r';
+		crlf[n++] = *s;
+	}
+	assert_int_equal(machine_parse(&mach, crlf, n, "t.machine", err, sizeof(err)), 0);
+	assert_int_equal(mach.cpu_count, 4);
+	assert_int_equal(mach.cpu_count_line, 3);
+	assert_int_equal(mach.mem_bytes, 512ull << 20);
+	assert_string_equal(mach.model, "test box");
+}
+
+/* Bytes outside ASCII are named as such, with their column; in comments
+ * they are fine (above). */
+static void test_non_ascii(void **state)
+{
+	(void)state;
+	expect_error("model caf\xc3\xa9 box\n",
+		     "t.machine:1: non-ASCII byte 0xc3 at column 10 (descriptions are ASCII outside comments)");
+	expect_error("model m\ncpus\xa0" "4\n",
+		     "t.machine:2: non-ASCII byte 0xa0 at column 5 (descriptions are ASCII outside comments)");
+}
+
+/* cpus 1..256 (MAXCPU); memory 64M..16G. */
+static void test_bounds(void **state)
+{
+	(void)state;
+	expect_error("model m\ncpus 999\n", "t.machine:2: bad number '999' for cpus (expected 0..256)");
+	expect_error("model m\ncpus 0\n", "t.machine:2: cpus must be 1..256");
+	expect_error("model m\nmemory 1048576G\n", "t.machine:2: memory 1048576G out of range (64M..16G)");
+	expect_error("model m\nmemory 17G\n", "t.machine:2: memory 17G out of range (64M..16G)");
+	expect_error("model m\nmemory 63M\n", "t.machine:2: memory 63M out of range (64M..16G)");
+	expect_error("model m\nmemory 0G\n", "t.machine:2: memory 0G out of range (64M..16G)");
+	expect_error("model m\nmemory 1048577M\n",
+		     "t.machine:2: bad memory size '1048577M' (expected e.g. 512M or 2G)");
+	assert_int_equal(parse("model m\ncpus 256\nmemory 16G\ntopology cpuid\n"), 0);
+	assert_int_equal(mach.mem_bytes, 16ull << 30);
+	assert_int_equal(mach.cpu_count, 256);
+	assert_int_equal(parse("model m\ncpus 1\nmemory 64M\ntopology cpuid\n"), 0);
+	assert_int_equal(mach.mem_bytes, 64ull << 20);
 }
 
 static void test_apply(void **state)
@@ -248,6 +301,9 @@ int main(void)
 		cmocka_unit_test(test_small_machine),
 		cmocka_unit_test(test_presets),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_non_ascii),
+		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_apply),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,8 +51,9 @@ static void make_1370p(void)
 		add_cpu(0x30 + 2 * e, CPU_CORE_E, 1, 3, 7, 0);
 }
 
-/* Core Ultra 7 155H in the real logical order (hfi.md §7): P 0x20, 8 E at
- * 0x00..0x0E, P 0x10.., and 2 LP-E at 0x40/0x42 with their own L2, no L3. */
+/* Core Ultra 7 155H in the real logical order (its dump in tests/data/cpuid/):
+ * P 0x20, 8 E at 0x00..0x0E, P 0x10.., and 2 LP-E at 0x40/0x42 with their
+ * own L2, no L3. */
 static void make_155h(void)
 {
 	static const uint32_t p_first[] = { 0x20 };
@@ -410,11 +411,64 @@ static void test_errors(void **state)
 	topo_print_spec(&topo, capture, NULL);
 	assert_string_equal(out, "<groups>\n</groups>\n");
 
+	/* A CPU whose package id is off (a CPUID line missing from a dump) but
+	 * whose caches are the others': caught whatever its package. */
+	make_1370p();
+	descs[13].package_id = 25;
+	assert_int_equal(topo_build(&topo, descs, ndesc, NULL), TOPO_ERR_INCONSISTENT);
+	assert_string_equal(topo.error, "CPUs 0 and 13 share an L3 but are in different packages (0 and 25)");
+	assert_int_equal(topo.error_cpu[0], 0);
+	assert_int_equal(topo.error_cpu[1], 13);
+	descs[13].cache_id[3] = 9;
+	assert_int_equal(topo_build(&topo, descs, ndesc, NULL), TOPO_ERR_INCONSISTENT);
+	assert_string_equal(topo.error, "CPUs 12 and 13 share an L2 but are in different packages (0 and 25)");
+
+	/* Two sockets claiming one L3. */
+	make_homogeneous(2, 2, 1);
+	descs[2].cache_id[3] = descs[3].cache_id[3] = descs[0].cache_id[3];
+	assert_int_equal(topo_build(&topo, descs, ndesc, NULL), TOPO_ERR_INCONSISTENT);
+	assert_string_equal(topo.error, "CPUs 0 and 2 share an L3 but are in different packages (0 and 1)");
+
 	/* A failed build leaves t reusable. */
 	make_1370p();
 	assert_int_equal(topo_build(&topo, descs, ndesc, NULL), TOPO_OK);
 	assert_string_equal(topo.error, "");
 	check_tree(20);
+}
+
+/* The kernel's fallback: contradicting descriptors give one flat leaf of
+ * all present CPUs, with the reason kept. */
+static void test_flat_fallback(void **state)
+{
+	(void)state;
+	make_1370p();
+	descs[13].package_id = 25;
+	struct cpuset present;
+	cpuset_zero(&present);
+	for (unsigned c = 0; c < 20; c++)
+		if (c != 5)
+			cpuset_set(&present, c);
+	assert_int_equal(topo_build_or_flat(&topo, descs, ndesc, &present), TOPO_ERR_INCONSISTENT);
+	assert_non_null(topo.root);
+	assert_int_equal(topo.flat, 1);
+	assert_non_null(strstr(topo.error, "CPUs 0 and 13 share an L3 but are in different packages"));
+	check_tree(19);
+	assert_int_equal(topo.root->cg_first, 0);
+	assert_int_equal(topo.root->cg_last, 19);
+	assert_int_equal(topo.root->cg_level, CG_SHARE_NONE);
+	assert_int_equal(topo.root->cg_flags, 0);
+	assert_int_equal(topo.root->cg_children, 0);
+	assert_int_equal(topo.ngroups, 1);
+	assert_ptr_equal(topo_find(topo.root, 13), topo.root);
+	assert_null(topo_find(topo.root, 5));
+
+	/* A good set builds the real tree; no CPUs at all gives no tree. */
+	make_1370p();
+	assert_int_equal(topo_build_or_flat(&topo, descs, ndesc, NULL), TOPO_OK);
+	assert_int_equal(topo.flat, 0);
+	check_tree(20);
+	assert_int_equal(topo_build_or_flat(&topo, descs, 0, NULL), TOPO_ERR_NO_CPUS);
+	assert_null(topo.root);
 }
 
 static void test_cpulist(void **state)
@@ -456,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_no_cache_info),
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_flat_fallback),
 		cmocka_unit_test(test_cpulist),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

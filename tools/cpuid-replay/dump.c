@@ -1,24 +1,69 @@
 /*
- * dump.c — parser for InstLatx64 / AIDA64 CPUID dumps.
+ * dump.c — parser for InstLatx64 / AIDA64 CPUID dumps (format: docs/cpuid.md).
  *
- * The format: sections start with "------[ TITLE ]------". Sections titled
+ * Sections start with "------[ TITLE ]------". Sections titled
  * "CPUID Registers / Logical CPU #n" hold lines
  *     CPUID 00000004: FC004121-02C0003F-0000003F-00000000 [SL 00] [L1D: 48 KB]
  * (leaf: EAX-EBX-ECX-EDX, optional sub-leaf, free text after); sections
  * "MSR Registers / Logical CPU #n" hold lines
  *     MSR 00000771: 0000-0000-0111-0B27
  * (four 16-bit groups, high first; repeated samples: the last wins) or
- * "< FAILED >". CPUID lines before any section belong to CPU #0, so a
- * single-CPU dump without headers works too. Everything else is ignored.
+ * "< FAILED >"; the "All CPUs" section lists the CPUs. CPUID lines before
+ * any section belong to CPU #0, so a single-CPU dump without titles works.
+ * Everything else is ignored. The text is read line by line in one pass;
+ * the whole-dump checks are in dump_check.c.
  */
 #include "dump.h"
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Read exactly ndigits hex digits (ndigits 0: 1..8 digits) at *p. */
+enum section { SEC_NONE, SEC_CPUID, SEC_MSR, SEC_ALL_CPUS };
+
+struct parser {
+	struct dump *d;
+	dump_warn_fn warn;
+	void *warn_ctx;
+	char *err;
+	size_t errlen;
+	unsigned line;
+	enum section sec;
+	struct dump_cpu *cur;   /* the section's CPU; NULL before any title */
+};
+
+int dump_check(struct dump *d, char *err, size_t errlen);   /* dump_check.c */
+
+/* "NAME:LINE: message" into p->err; returns -1. */
+static int perr(struct parser *p, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int perr(struct parser *p, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(p->err, p->errlen, "%s:%u: ", p->d->name, line);
+	if (n >= 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Reports a skipped line "NAME:LINE: what: TEXT" (text cut to 80 bytes). */
+static void skip_line(struct parser *p, const char *what, const char *text)
+{
+	char msg[256];
+	p->d->skipped++;
+	if (!p->warn)
+		return;
+	snprintf(msg, sizeof(msg), "%s:%u: %s%s%.80s", p->d->name, p->line, what, text ? ": " : "",
+		 text ? text : "");
+	p->warn(p->warn_ctx, msg);
+}
+
+/* Exactly ndigits hex digits (ndigits 0: 1..8 digits) at *p. */
 static int hex_field(const char **p, int ndigits, uint32_t *out)
 {
 	uint32_t v = 0;
@@ -35,35 +80,13 @@ static int hex_field(const char **p, int ndigits, uint32_t *out)
 	return 0;
 }
 
-/* The CPU with this number, created (in sorted position) if new. */
-static struct dump_cpu *dump_cpu_get(struct dump *d, unsigned number)
-{
-	size_t i = 0;
-	while (i < d->ncpus && d->cpus[i].number < number)
-		i++;
-	if (i < d->ncpus && d->cpus[i].number == number)
-		return &d->cpus[i];
-	if (d->ncpus == d->cpus_cap) {
-		d->cpus_cap = d->cpus_cap ? 2 * d->cpus_cap : 32;
-		d->cpus = realloc(d->cpus, d->cpus_cap * sizeof(*d->cpus));
-		if (!d->cpus) {
-			perror("cpuid-replay");
-			exit(2);
-		}
-	}
-	memmove(&d->cpus[i + 1], &d->cpus[i], (d->ncpus - i) * sizeof(*d->cpus));
-	memset(&d->cpus[i], 0, sizeof(d->cpus[i]));
-	d->cpus[i].number = number;
-	d->ncpus++;
-	return &d->cpus[i];
-}
-
-/* Grow an array of elem-sized items so one more fits. */
+/* Room for one more element in an array of elem-sized items; exits when
+ * memory runs out (a host tool: nothing to fall back to). */
 static void *grow(void *arr, size_t n, size_t *cap, size_t elem)
 {
 	if (n < *cap)
 		return arr;
-	*cap = *cap ? 2 * *cap : 64;
+	*cap = *cap ? 2 * *cap : 128;
 	arr = realloc(arr, *cap * elem);
 	if (!arr) {
 		perror("cpuid-replay");
@@ -72,181 +95,224 @@ static void *grow(void *arr, size_t n, size_t *cap, size_t elem)
 	return arr;
 }
 
-/* "CPUID llllllll: aaaaaaaa-bbbbbbbb-cccccccc-dddddddd [SL ss]" (after "CPUID "). */
-static int parse_cpuid_line(const char *p, struct dump_cpu *cpu)
+/* The CPU with this number (< DUMP_MAX_CPUS), created if new. */
+static struct dump_cpu *cpu_get(struct dump *d, unsigned number)
 {
-	struct dump_leaf l = { 0 };
-	if (hex_field(&p, 8, &l.leaf) || *p++ != ':')
-		return -1;
-	while (*p == ' ')
-		p++;
-	for (int i = 0; i < 4; i++) {
-		if (hex_field(&p, 8, &l.regs[i]) || (i < 3 && *p++ != '-'))
-			return -1;
+	if (!d->cpu[number]) {
+		d->cpu[number] = calloc(1, sizeof(*d->cpu[number]));
+		if (!d->cpu[number]) {
+			perror("cpuid-replay");
+			exit(2);
+		}
+		d->cpu[number]->number = number;
 	}
-	while (*p == ' ')
-		p++;
-	if (strncmp(p, "[SL ", 4) == 0) {
-		p += 4;
-		if (hex_field(&p, 0, &l.sub) || *p != ']')
-			return -1;
+	return d->cpu[number];
+}
+
+/* "llllllll: aaaaaaaa-bbbbbbbb-cccccccc-dddddddd [SL ss]" (after "CPUID "):
+ * 0, 1 when malformed, -1 (error set) when the CPU has too many lines. */
+static int cpuid_line(struct parser *p, const char *s, struct dump_cpu *cpu)
+{
+	struct dump_leaf l = { .line = p->line };
+	if (hex_field(&s, 8, &l.leaf) || *s++ != ':')
+		return 1;
+	while (*s == ' ')
+		s++;
+	for (int i = 0; i < 4; i++)
+		if (hex_field(&s, 8, &l.regs[i]) || (i < 3 && *s++ != '-'))
+			return 1;
+	while (*s == ' ')
+		s++;
+	if (strncmp(s, "[SL ", 4) == 0) {
+		s += 4;
+		if (hex_field(&s, 0, &l.sub) || *s != ']')
+			return 1;
 		l.has_sub = 1;
 	}
-	for (size_t i = 0; i < cpu->nleaves; i++)
-		if (cpu->leaves[i].leaf == l.leaf && cpu->leaves[i].sub == l.sub &&
-		    cpu->leaves[i].has_sub == l.has_sub)
-			return 0;   /* a repeated line: the first one stands */
+	if (cpu->nleaves == DUMP_MAX_VALUES)
+		return perr(p, p->line, "more than %d CPUID lines for logical CPU #%u", DUMP_MAX_VALUES,
+			    cpu->number);
 	cpu->leaves = grow(cpu->leaves, cpu->nleaves, &cpu->leaves_cap, sizeof(*cpu->leaves));
 	cpu->leaves[cpu->nleaves++] = l;
 	return 0;
 }
 
-/* "MSR mmmmmmmm: hhhh-hhhh-hhhh-hhhh" or "< FAILED >" (after "MSR "). */
-static int parse_msr_line(const char *p, struct dump_cpu *cpu)
+/* "mmmmmmmm: hhhh-hhhh-hhhh-hhhh" or "< FAILED >" (after "MSR "): as
+ * cpuid_line(). */
+static int msr_line(struct parser *p, const char *s, struct dump_cpu *cpu)
 {
-	uint32_t msr, g;
-	uint64_t v = 0;
-	if (hex_field(&p, 8, &msr) || *p++ != ':')
-		return -1;
-	while (*p == ' ')
-		p++;
-	if (*p == '<')
+	struct dump_msr m = { .line = p->line };
+	uint32_t g;
+	if (hex_field(&s, 8, &m.msr) || *s++ != ':')
+		return 1;
+	while (*s == ' ')
+		s++;
+	if (strncmp(s, "< FAILED >", 10) == 0)
 		return 0;   /* unreadable on that machine: stays absent */
 	for (int i = 0; i < 4; i++) {
-		if (hex_field(&p, 4, &g) || (i < 3 && *p++ != '-'))
-			return -1;
-		v = v << 16 | g;
+		if (hex_field(&s, 4, &g) || (i < 3 && *s++ != '-'))
+			return 1;
+		m.value = m.value << 16 | g;
 	}
-	for (size_t i = 0; i < cpu->nmsrs; i++)
-		if (cpu->msrs[i].msr == msr) {
-			cpu->msrs[i].value = v;   /* later samples replace earlier ones */
-			return 0;
-		}
+	if (cpu->nmsrs == DUMP_MAX_VALUES)
+		return perr(p, p->line, "more than %d MSR lines for logical CPU #%u", DUMP_MAX_VALUES,
+			    cpu->number);
 	cpu->msrs = grow(cpu->msrs, cpu->nmsrs, &cpu->msrs_cap, sizeof(*cpu->msrs));
-	cpu->msrs[cpu->nmsrs].msr = msr;
-	cpu->msrs[cpu->nmsrs++].value = v;
+	cpu->msrs[cpu->nmsrs++] = m;
 	return 0;
 }
 
-enum section { SEC_NONE, SEC_CPUID, SEC_MSR };
-
-/* A "------[ ... ]" header: which section and CPU it opens. */
-static enum section parse_header(const char *line, unsigned *number)
+/* A section title: which section it opens, for which CPU. */
+static int title(struct parser *p, const char *s)
 {
-	const char *n = strstr(line, "Logical CPU #");
-	if (!n)
-		return SEC_NONE;
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(n + 13, &end, 10);
-	if (end == n + 13 || errno || v > 100000)
-		return SEC_NONE;
-	*number = (unsigned)v;
-	if (strstr(line, "CPUID Registers"))
-		return SEC_CPUID;
-	if (strstr(line, "MSR Registers"))
-		return SEC_MSR;
-	return SEC_NONE;
+	struct dump *d = p->d;
+	const char *n = strstr(s, "Logical CPU #");
+	p->sec = SEC_NONE;
+	p->cur = NULL;
+	if (!n) {
+		if (!strstr(s, "[ All CPUs ]"))
+			return 0;
+		if (d->all_cpus_line)
+			return perr(p, p->line, "a second All CPUs section (the first at line %u)",
+				    d->all_cpus_line);
+		d->all_cpus_line = p->line;
+		p->sec = SEC_ALL_CPUS;
+		return 0;
+	}
+	unsigned long v = 0;
+	const char *q = n + 13;
+	int digits = 0;
+	while (isdigit((unsigned char)q[digits]))
+		digits++;
+	if (!digits)
+		return perr(p, p->line, "no number after 'Logical CPU #'");
+	for (int i = 0; i < digits; i++)
+		if ((v = v * 10 + (unsigned long)(q[i] - '0')) >= DUMP_MAX_CPUS)
+			return perr(p, p->line,
+				    "logical CPU #%.*s out of range: at most %d logical CPUs (0..%d, the kernel's MAXCPU)",
+				    digits < 20 ? digits : 20, q, DUMP_MAX_CPUS, DUMP_MAX_CPUS - 1);
+	int is_cpuid = strstr(s, "CPUID Registers") != NULL, is_msr = strstr(s, "MSR Registers") != NULL;
+	if (!is_cpuid && !is_msr)
+		return 0;
+	struct dump_cpu *cpu = cpu_get(d, (unsigned)v);
+	unsigned *first = is_cpuid ? &cpu->cpuid_line : &cpu->msr_line;
+	if (*first)
+		return perr(p, p->line, "a second %s section for logical CPU #%lu (the first at line %u)",
+			    is_cpuid ? "CPUID" : "MSR", v, *first);
+	*first = p->line;
+	p->sec = is_cpuid ? SEC_CPUID : SEC_MSR;
+	p->cur = cpu;
+	return 0;
 }
 
-int dump_load(const char *path, struct dump *d, char *err, size_t errlen)
+/* One line (NUL-terminated, no line end): 0 or -1 with the error set. */
+static int line(struct parser *p, const char *s)
 {
+	int bad = 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncmp(s, "------[", 7) == 0)
+		return title(p, s);
+	if (p->sec == SEC_CPUID && strncmp(s, "CPUID ", 6) == 0) {
+		if (!p->cur) {   /* before any title: CPU #0 */
+			p->cur = cpu_get(p->d, 0);
+			p->cur->cpuid_line = p->line;
+		}
+		bad = cpuid_line(p, s + 6, p->cur);
+	} else if (p->sec == SEC_MSR && strncmp(s, "MSR ", 4) == 0) {
+		bad = msr_line(p, s + 4, p->cur);
+	} else if (p->sec == SEC_ALL_CPUS && strncmp(s, "CPU ", 4) == 0) {
+		for (s += 4; *s == ' '; s++)
+			;
+		while (isdigit((unsigned char)*s))
+			s++;
+		p->d->all_cpus += *s == ':';
+	}
+	if (bad > 0)
+		skip_line(p, "malformed line skipped", s);
+	return bad < 0 ? -1 : 0;
+}
+
+int dump_parse(const char *text, size_t len, const char *name, struct dump *d, dump_warn_fn warn,
+	       void *warn_ctx, char *err, size_t errlen)
+{
+	struct parser p = { .d = d, .warn = warn, .warn_ctx = warn_ctx, .err = err,
+			    .errlen = errlen, .sec = SEC_CPUID };
+	char buf[DUMP_LINE_MAX + 1];
 	memset(d, 0, sizeof(*d));
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	char line[1024];
-	unsigned lineno = 0, number = 0, values = 0;
-	enum section sec = SEC_CPUID;   /* implicit CPU #0 until a header */
-	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		const char *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		int bad = 0;
-		if (strncmp(p, "------[", 7) == 0) {
-			sec = parse_header(p, &number);
-		} else if (sec == SEC_CPUID && strncmp(p, "CPUID ", 6) == 0) {
-			bad = parse_cpuid_line(p + 6, dump_cpu_get(d, number));
-			values += !bad;
-		} else if (sec == SEC_MSR && strncmp(p, "MSR ", 4) == 0) {
-			bad = parse_msr_line(p + 4, dump_cpu_get(d, number));
+	d->name = name;
+	if (errlen)
+		err[0] = 0;
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = (nl ? (size_t)(nl - text) : len) - pos;
+		p.line++;
+		if (!nl) {
+			perr(&p, p.line, "the last line has no line end: truncated?");
+			dump_free(d);
+			return -1;
 		}
-		if (bad) {
-			fprintf(stderr, "%s:%u: malformed line skipped: %s", path, lineno, line);
-			if (!strchr(line, '\n'))
-				fputc('\n', stderr);
-			d->skipped++;
-		}
-	}
-	fclose(f);
-	/* CPUs that only had MSR lines cannot be decoded; drop them. */
-	size_t keep = 0;
-	for (size_t i = 0; i < d->ncpus; i++) {
-		if (d->cpus[i].nleaves) {
-			d->cpus[keep++] = d->cpus[i];
+		if (n && text[pos + n - 1] == '\r')
+			n--;
+		if (n > DUMP_LINE_MAX) {
+			skip_line(&p, "line longer than 1023 bytes skipped", NULL);
+		} else if (memchr(text + pos, 0, n)) {
+			skip_line(&p, "line with a NUL byte skipped", NULL);
 		} else {
-			free(d->cpus[i].msrs);
-			fprintf(stderr, "%s: logical CPU #%u has MSRs but no CPUID values; ignored\n",
-				path, d->cpus[i].number);
+			memcpy(buf, text + pos, n);
+			buf[n] = 0;
+			if (line(&p, buf)) {
+				dump_free(d);
+				return -1;
+			}
 		}
+		pos = (size_t)(nl - text) + 1;
 	}
-	d->ncpus = keep;
-	if (values == 0) {
-		snprintf(err, errlen, "%s: no CPUID lines (not an InstLatx64 CPUID dump?)", path);
+	d->lines = p.line;
+	if (dump_check(d, err, errlen)) {
 		dump_free(d);
 		return -1;
 	}
 	return 0;
 }
 
+int dump_load(const char *path, struct dump *d, dump_warn_fn warn, void *warn_ctx, char *err,
+	      size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *text = malloc(DUMP_FILE_MAX + 1);
+	if (!text) {
+		perror("cpuid-replay");
+		exit(2);
+	}
+	size_t len = fread(text, 1, DUMP_FILE_MAX + 1, f);
+	int rc = -1;
+	if (ferror(f))
+		snprintf(err, errlen, "%s: read error", path);
+	else if (len > DUMP_FILE_MAX)
+		snprintf(err, errlen, "%s: larger than %u MiB; not a CPUID dump?", path,
+			 DUMP_FILE_MAX >> 20);
+	else
+		rc = dump_parse(text, len, path, d, warn, warn_ctx, err, errlen);
+	free(text);
+	fclose(f);
+	return rc;
+}
+
 void dump_free(struct dump *d)
 {
-	for (size_t i = 0; i < d->ncpus; i++) {
-		free(d->cpus[i].leaves);
-		free(d->cpus[i].msrs);
-	}
-	free(d->cpus);
-	memset(d, 0, sizeof(*d));
-}
-
-int dump_cpuid(void *ctx, uint32_t leaf, uint32_t sub, uint32_t regs[4])
-{
-	const struct dump_cpu *cpu = ctx;
-	const struct dump_leaf *any = NULL;
-	int listed = 0;
-	for (size_t i = 0; i < cpu->nleaves; i++) {
-		const struct dump_leaf *l = &cpu->leaves[i];
-		if (l->leaf != leaf)
+	for (unsigned i = 0; i < DUMP_MAX_CPUS; i++) {
+		if (!d->cpu[i])
 			continue;
-		listed = 1;
-		if (l->has_sub && l->sub == sub) {
-			memcpy(regs, l->regs, sizeof(l->regs));
-			return 0;
-		}
-		if (!l->has_sub && !any)
-			any = l;
+		free(d->cpu[i]->leaves);
+		free(d->cpu[i]->msrs);
+		free(d->cpu[i]);
+		d->cpu[i] = NULL;
 	}
-	if (any) {   /* a leaf without sub-leaves ignores ECX */
-		memcpy(regs, any->regs, sizeof(any->regs));
-		return 0;
-	}
-	if (listed) {
-		regs[0] = regs[1] = regs[2] = regs[3] = 0;
-		return 0;
-	}
-	return -1;
-}
-
-int dump_msr(void *ctx, uint32_t msr, uint64_t *value)
-{
-	const struct dump_cpu *cpu = ctx;
-	for (size_t i = 0; i < cpu->nmsrs; i++)
-		if (cpu->msrs[i].msr == msr) {
-			*value = cpu->msrs[i].value;
-			return 0;
-		}
-	return -1;
+	d->ncpus = 0;
 }

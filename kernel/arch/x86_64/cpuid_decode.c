@@ -3,8 +3,9 @@
  *
  * Portable C (no inline assembly): the kernel feeds it the live CPUID of the
  * current CPU (cpu_enum.c), the host replay tool feeds it a dump. The rules
- * follow shared/reference/hfi.md §1, §2, §6; docs/cpuid.md explains them and
- * every fallback.
+ * follow the CPUID reference of the Intel SDM Vol. 2A (leaves 04H, 06H, 0BH,
+ * 1AH, 1FH) and its Vol. 3B chapter on the Hardware Feedback Interface;
+ * docs/cpuid.md explains them and every fallback.
  */
 #include "cpuid_decode.h"
 #include <printk.h>
@@ -334,9 +335,8 @@ const char *cpu_core_type_name(unsigned type)
 
 int cpu_desc_format_header(char *buf, size_t size)
 {
-	return ksnprintf(buf, size, "%4s %6s %-4s %3s %5s %6s %3s %5s %5s %4s %4s %-6s %s",
-			 "cpu", "apic", "type", "smt", "core", "module", "pkg", "l2", "l3",
-			 "hfi", "perf", "online", "ticks");
+	return ksnprintf(buf, size, "%4s %6s %-4s %3s %5s %6s %3s %5s %5s %4s %4s", "cpu", "apic",
+			 "type", "smt", "core", "module", "pkg", "l2", "l3", "hfi", "perf");
 }
 
 /* Print an id column: the number, or "-" for an absent value. */
@@ -348,16 +348,14 @@ static void fmt_id(char *buf, size_t size, uint32_t v, uint32_t absent)
 		ksnprintf(buf, size, "%u", v);
 }
 
-int cpu_desc_format_line(char *buf, size_t size, unsigned cpu, const struct cpu_desc *d,
-			 int online, uint64_t ticks)
+int cpu_desc_format_line(char *buf, size_t size, unsigned cpu, const struct cpu_desc *d)
 {
 	char l2[12], l3[12], hfi[12];
 
 	fmt_id(l2, sizeof(l2), d->cache_id[2], CPU_DESC_NO_CACHE);
 	fmt_id(l3, sizeof(l3), d->cache_id[3], CPU_DESC_NO_CACHE);
 	fmt_id(hfi, sizeof(hfi), (uint32_t)d->hfi_row, (uint32_t)CPU_DESC_NO_HFI_ROW);
-	return ksnprintf(buf, size, "%4u 0x%04x %-4s %3u %5u %6u %3u %5s %5s %4s %4u %-6s %llu",
-			 cpu, d->apic_id, cpu_core_type_name(d->core_type), d->smt_id, d->core_id,
-			 d->module_id, d->package_id, l2, l3, hfi, d->perf_hint,
-			 online ? "yes" : "no", (unsigned long long)ticks);
+	return ksnprintf(buf, size, "%4u 0x%04x %-4s %3u %5u %6u %3u %5s %5s %4s %4u", cpu,
+			 d->apic_id, cpu_core_type_name(d->core_type), d->smt_id, d->core_id,
+			 d->module_id, d->package_id, l2, l3, hfi, d->perf_hint);
 }

@@ -2,8 +2,8 @@
  * cpuid_decode.h — turn one logical CPU's CPUID (and MSR) values into a
  * struct cpu_desc. Portable: the values come through callbacks, so the same
  * code runs in the kernel (executing CPUID on the current CPU) and on the
- * host (replaying a dump). Rules: docs/cpuid.md and shared/reference/hfi.md
- * §1, §2, §6.
+ * host (replaying a dump). Rules: docs/cpuid.md (after the Intel SDM's
+ * CPUID reference, Vol. 2A).
  */
 #ifndef MOSAIC_CPUID_DECODE_H
 #define MOSAIC_CPUID_DECODE_H
@@ -33,11 +33,11 @@ const char *cpuid_decode_note_text(uint16_t note);
 /* "P", "E", "LP-E" or "-". */
 const char *cpu_core_type_name(unsigned type);
 
-/* The `cpus` table: the header line and one line per CPU (no newline),
- * shared by the shell command and the host replay tool so both print the
+/* The descriptor columns of the `cpus` table: the header line and one line
+ * per CPU (no newline), shared by the shell command (which adds its live
+ * columns, online and ticks) and the host replay tool, so both print the
  * same. Return the length as ksnprintf does. */
 int cpu_desc_format_header(char *buf, size_t size);
-int cpu_desc_format_line(char *buf, size_t size, unsigned cpu, const struct cpu_desc *d,
-			 int online, uint64_t ticks);
+int cpu_desc_format_line(char *buf, size_t size, unsigned cpu, const struct cpu_desc *d);
 
 #endif

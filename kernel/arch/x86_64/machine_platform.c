@@ -13,7 +13,6 @@
 #include "fw_cfg.h"
 #include "machine_platform.h"
 
-#define MACHINE_FILE_MAX (64 * 1024)
 #define MACHINE_PATH_MAX 128
 
 static struct machine *platform_machine;   /* parsed; kept only if applied */

@@ -1,0 +1,28 @@
+/*
+ * replay.h — a parsed CPUID dump (dump.h) turned into what the kernel would
+ * build on that machine: one descriptor per logical CPU through the
+ * kernel's decoder, and the topology tree through its builder.
+ */
+#ifndef CPUID_REPLAY_REPLAY_H
+#define CPUID_REPLAY_REPLAY_H
+#include <stddef.h>
+#include <cpu_desc.h>
+#include <topo.h>
+#include "dump.h"
+
+_Static_assert(DUMP_MAX_CPUS == TOPO_MAXCPU, "the dump reader and the kernel disagree on MAXCPU");
+
+struct replay {
+	struct cpu_desc descs[DUMP_MAX_CPUS];   /* indexed by the dump's CPU numbers */
+	struct cpuset present;                  /* the numbers the dump has */
+	unsigned ncpu;                          /* highest number + 1 */
+	struct topo tree;
+};
+
+/* Decodes every CPU of d into r, builds the tree and checks that the dump
+ * describes every CPU its topology leaves count. Returns 0, or -1 with
+ * "NAME:LINE: reason" in err: descriptors that contradict each other name
+ * the odd CPU and the CPUID leaves its ids come from. No locks. */
+int replay_run(const struct dump *d, struct replay *r, char *err, size_t errlen);
+
+#endif
