@@ -7,7 +7,7 @@ from qemu import PROMPT, TestFailure
 
 
 def setup(ctx):
-    m = ctx.machine(smp=4, monitor=True, cmdline='test.word="two words" flag')
+    m = ctx.machine(smp=4, monitor=True, cmdline='test.word="two words" flag panic=exti sched=of')
     m.wait_prompt()
     return m
 
@@ -70,6 +70,23 @@ def test_cmdline_shows_parsed_words(ctx, m):
     out = m.command("cmdline")
     check('test.word = "two words"' in out, out)
     check('flag = ""' in out, out)
+
+
+def test_cmdline_warnings(ctx, m):
+    """Unknown keys and refused values are reported at boot with what is
+    used instead, and again by `cmdline`; the defaults are in force."""
+    warnings = ["cmdline: unknown key 'test.word' ignored",
+                "cmdline: unknown key 'flag' ignored",
+                "cmdline: panic=exti: expected halt|reboot|exit; using halt",
+                "cmdline: sched=of: expected on|off; using on"]
+    with m.lock:
+        boot = m.output[:m.output.index(PROMPT)]
+    out = m.command("cmdline")
+    for w in warnings:
+        check(w in boot, "boot log lacks %r:\n%s" % (w, boot[-3000:]))
+        check(w in out, "cmdline lacks %r:\n%s" % (w, out))
+    out = m.command("ps")
+    check(" main " in out, "sched=of did not leave the scheduler on:\n" + out)
 
 
 def test_dmesg_replays_boot_log(ctx, m):
