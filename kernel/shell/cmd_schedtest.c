@@ -93,7 +93,7 @@ static int schedtest_storm(uint64_t n, uint64_t ms)
 	mutex_init(&st.m, "storm");
 	sem_init(&st.sem, 3, "storm");
 	st.end_ns = time_ns() + ms * MS;
-	struct thread **tds = kzalloc(n * sizeof(*tds));
+	struct thread **tds = kcalloc(n, sizeof(*tds));
 	if (!tds)
 		return printk("storm: out of memory\n"), 1;
 	uint64_t made = 0;
@@ -373,7 +373,7 @@ static int schedtest_latency(uint64_t ms)
 	thread_sleep_ns(ms * MS / 2);
 	int hog_pri = 0;
 	size_t n;
-	struct thread_info *ti = kmalloc(1024 * sizeof(*ti));
+	struct thread_info *ti = kcalloc(1024, sizeof(*ti));
 	if (ti) {
 		n = thread_snapshot(ti, 1024);
 		for (size_t i = 0; i < n; i++)

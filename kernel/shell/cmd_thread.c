@@ -79,7 +79,7 @@ static const char *ps_kind(const struct thread_info *ti)
 /* A snapshot of every thread (kmalloc'ed, PS_MAX entries); NULL on no memory. */
 static struct thread_info *ps_take(size_t *n)
 {
-	struct thread_info *ti = kmalloc(PS_MAX * sizeof(*ti));
+	struct thread_info *ti = kcalloc(PS_MAX, sizeof(*ti));
 	if (!ti) {
 		printk("ps: out of memory\n");
 		return NULL;
