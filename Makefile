@@ -122,6 +122,7 @@ UNIT_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/s
 UNIT_SRCS_format  := kernel/lib/format.c
 UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c kernel/lib/parse.c
 UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/format.c
+UNIT_SRCS_cpulist := kernel/shell/cpulist.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
 UNIT_SRCS_parse   := kernel/lib/parse.c kernel/lib/format.c

@@ -141,9 +141,45 @@ def test_bad_arguments(ctx, m):
     out = m.command("fault nosuchkind")
     check("fault: unknown kind 'nosuchkind'" in out, out)
     out = m.command("exit abc")
-    check("exit: status must be 0..127" in out, out)
+    check("exit: status: 'abc' is not a number (0..127)" in out, out)
     out = m.command('echo "unterminated')
     check("unterminated quote" in out, out)
+
+
+def test_numbers_are_refused_with_their_range(ctx, m):
+    """Every command that takes a number names the argument and the allowed
+    range when it refuses one, and starts nothing."""
+    long_list = ",".join(str(i % 4) for i in range(40)) + ",4"   # > 63 characters
+    cases = [
+        ("exit 128", "exit: status: 128 is outside 0..127"),
+        ("cpuid zz", "cpuid: LEAF: 'zz' is not a hex number (0x0..0xffffffff)"),
+        ("cpuid 0 100000000", "cpuid: SUB: 100000000 is outside 0x0..0xffffffff"),
+        ("cpuid 0 0 4", "cpuid: CPU: 4 is outside 0..3"),
+        ("top -n 0", "top: FRAMES: 0 is outside 1..86400"),
+        ("spawn 0 cpu", "spawn: N: 0 is outside 1..512"),
+        ("spawn 513 cpu", "spawn: N: 513 is outside 1..512"),
+        ("spawn 1 cpu ms=18446744073709551615", "spawn: ms: 18446744073709551615 is outside 1..600000"),
+        ("spawn 1 cpu ms=600001", "spawn: ms: 600001 is outside 1..600000"),
+        ("spawn 1 cpu cpus=4", "spawn: cpus: 4 is outside 0..3"),
+        ("spawn 1 cpu cpus=" + long_list, "spawn: cpus: 4 is outside 0..3"),
+        ("spawn 1 cpu cpus=0x10", "spawn: cpus: mask 0x10 names cpu 4; this machine has cpus 0..3"),
+        ("spawn 1 cpu cpus=3-1", "spawn: cpus: range 3-1 goes backwards"),
+        ("spawn 1 cpu speed=9", "spawn: unknown argument 'speed=9'"),
+        ("schedtest storm 18446744073709551615", "schedtest: N: 18446744073709551615 is outside 1..4096"),
+        ("schedtest storm 0", "schedtest: N: 0 is outside 1..4096"),
+        ("schedtest storm 10 x", "schedtest: MS: 'x' is not a number (1..600000)"),
+        ("schedtest pin 4", "schedtest: CPU: 4 is outside 0..3"),
+        ("schedtest latency 18446744073709551615", "schedtest: MS: 18446744073709551615 is outside 1..600000"),
+        ("sysctl kern.sched.slice=abc", "sysctl: kern.sched.slice: 'abc' is not a number (1..1000)"),
+        ("sysctl kern.sched.slice=1001", "sysctl: kern.sched.slice: 1001 is outside 1..1000"),
+    ]
+    for line, want in cases:
+        out = m.command(line)
+        check(want in out, "%s: wanted %r, got:\n%s" % (line, want, out))
+    out = m.command("ps")
+    check(not re.search(r" (cpu|storm)/\d+ ", out), "a refused command started threads:\n" + out)
+    out = m.command("spawn 1 sleep cpus=" + ",".join(["3"] * 40) + " ms=100")
+    check("spawn: started 1 sleep threads for 100 ms" in out, out)
 
 
 def test_overlong_line(ctx, m):
