@@ -172,6 +172,8 @@ def test_numbers_are_refused_with_their_range(ctx, m):
         ("schedtest latency 18446744073709551615", "schedtest: MS: 18446744073709551615 is outside 1..600000"),
         ("sysctl kern.sched.slice=abc", "sysctl: kern.sched.slice: 'abc' is not a number (1..1000)"),
         ("sysctl kern.sched.slice=1001", "sysctl: kern.sched.slice: 1001 is outside 1..1000"),
+        ("sleep 600001", "sleep: MS: 600001 is outside 0..600000"),
+        ("sleep -1", "sleep: MS: '-1' is not a number (0..600000)"),
     ]
     for line, want in cases:
         out = m.command(line)
@@ -180,6 +182,40 @@ def test_numbers_are_refused_with_their_range(ctx, m):
     check(not re.search(r" (cpu|storm)/\d+ ", out), "a refused command started threads:\n" + out)
     out = m.command("spawn 1 sleep cpus=" + ",".join(["3"] * 40) + " ms=100")
     check("spawn: started 1 sleep threads for 100 ms" in out, out)
+
+
+def test_sleep_waits_asleep(ctx, m):
+    """`sleep MS` lasts at least MS of guest time, and the shell thread
+    sleeps meanwhile (its CPU time grows by far less than MS)."""
+    def uptime_ms():
+        mm = re.search(r"up (\d+)\.(\d+) s", m.command("uptime"))
+        check(mm, "no uptime")
+        return int(mm.group(1)) * 1000 + int(mm.group(2))
+
+    def main_time_ms():
+        out = m.command("ps")
+        mm = re.search(r"^\s*1 main\s.*\s(\d+)\s+\d+\s*$", out, re.M)
+        check(mm, "no main thread in ps:\n" + out)
+        return int(mm.group(1))
+    t0, cpu0 = uptime_ms(), main_time_ms()
+    out = m.command("sleep 2000")
+    check(out.strip() == "", repr(out))
+    t1, cpu1 = uptime_ms(), main_time_ms()
+    check(t1 - t0 >= 2000, "slept %d ms of guest time, not 2000" % (t1 - t0))
+    check(cpu1 - cpu0 < 1000, "the shell used %d ms of CPU while sleeping 2000" % (cpu1 - cpu0))
+    out = m.command("sleep 0")
+    check(out.strip() == "", repr(out))
+
+
+def test_sleep_ends_on_a_key(ctx, m):
+    m.send("sleep 600000\r")
+    m.expect(r"sleep 600000\r\n", 30)
+    time.sleep(0.5)
+    m.send("\x03")
+    m.expect(r"sleep: interrupted by a key after \d+ of 600000 ms", 30)
+    m.wait_prompt(30)
+    out = m.command("echo awake")
+    check("awake" in out, out)
 
 
 def test_overlong_line(ctx, m):
