@@ -161,6 +161,7 @@ FUZZ_ITER ?= 2000000
 FUZZ_SEED ?= 1
 # --- sources under fuzzing (one line per harness) ---
 FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
+FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
 # --- end ---

@@ -240,6 +240,17 @@ def test_line_editing_and_history(ctx, m):
     m.wait_prompt(30)
 
 
+def test_function_keys_and_a_shortened_long_line(ctx, m):
+    # F11 (ESC[23~) and F3 (ESC[13~) do nothing; they used to act as Delete.
+    m.send("echo abc" + "\x1b[D" * 2 + "\x1b[23~\x1b[13~" + "\r")
+    m.expect(r"\r\nabc\r\n", 30)
+    m.wait_prompt(30)
+    # A line that overflowed is taken once it is edited shorter.
+    m.send("echo " + "z" * 300 + "\x7f" * 100 + "\r")
+    m.expect(r"\r\n" + "z" * 150 + r"\r\n", 30)
+    m.wait_prompt(30)
+
+
 def test_ps2_keyboard_input(ctx, m):
     for key in ["e", "c", "h", "o", "spc", "k", "b", "d", "shift-1", "ret"]:
         m.monitor("sendkey " + key)
