@@ -49,6 +49,29 @@ static void word_error(char *err, size_t err_len, const char *why, int word, con
 		  start[n] && !is_space(start[n]) ? "..." : "");
 }
 
+/* Appends the word at *src to sb as key, NUL, value, NUL; the key starts
+ * at *key_at and the value at *value_at. Returns NULL, or why the word is
+ * refused (sb may then hold part of it). */
+static const char *take_word(const char **src, struct strbuf *sb, size_t *key_at,
+			     size_t *value_at)
+{
+	const char *why;
+	*key_at = sb->len;
+	if ((why = take_token(src, sb, 1)))
+		return why;
+	if (sb->len == *key_at && strbuf_ok(sb))
+		return "empty key";
+	strbuf_putc(sb, 0);
+	*value_at = sb->len;
+	if (**src == '=') {
+		(*src)++;
+		if ((why = take_token(src, sb, 0)))
+			return why;
+	}
+	strbuf_putc(sb, 0);
+	return strbuf_ok(sb) ? NULL : "no room for the words";
+}
+
 /* See cmdline.h. Each word is built at the end of the storage and only
  * counted once it is complete; every byte goes through the bounded
  * builder (room for it and a NUL checked first). */
@@ -69,39 +92,22 @@ int cmdline_parse(struct cmdline *cl, const char *text, char *err, size_t err_le
 			s++;
 		if (!*s)
 			return 0;
-		if (cl->count == CMDLINE_MAX_ARGS) {
-			char why[24];
-			ksnprintf(why, sizeof(why), "more than %d words", CMDLINE_MAX_ARGS);
-			word_error(err, err_len, why, word, s);
-			return -1;
-		}
 		const char *start = s, *why;
-		size_t key_at = sb.len, value_at;
-		if ((why = take_token(&s, &sb, 1)))
-			goto bad;
-		if (sb.len == key_at && strbuf_ok(&sb)) {
-			why = "empty key";
-			goto bad;
+		char too_many[24];
+		size_t key_at, value_at;
+		if (cl->count == CMDLINE_MAX_ARGS) {
+			ksnprintf(too_many, sizeof(too_many), "more than %d words", CMDLINE_MAX_ARGS);
+			why = too_many;
+		} else {
+			why = take_word(&s, &sb, &key_at, &value_at);
 		}
-		strbuf_putc(&sb, 0);
-		value_at = sb.len;
-		if (*s == '=') {
-			s++;
-			if ((why = take_token(&s, &sb, 0)))
-				goto bad;
-		}
-		strbuf_putc(&sb, 0);
-		if (!strbuf_ok(&sb)) {
-			why = "no room for the words";
-			goto bad;
+		if (why) {
+			word_error(err, err_len, why, word, start);
+			return -1;
 		}
 		cl->keys[cl->count] = cl->storage + key_at;
 		cl->values[cl->count] = cl->storage + value_at;
 		cl->count++;
-		continue;
-bad:
-		word_error(err, err_len, why, word, start);
-		return -1;
 	}
 }
 
