@@ -118,10 +118,12 @@ HOST_CFLAGS := -std=gnu17 -O1 -g -Wall -Wextra -Werror -Iinclude -Ikernel/includ
 # Each unit test: tests/unit/test_<name>.c plus the kernel sources it covers.
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 # --- sources under test (one line per test) ---
-UNIT_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/format.c
+UNIT_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
+                     kernel/lib/format.c
 UNIT_SRCS_format  := kernel/lib/format.c
 UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c kernel/lib/parse.c
 UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/format.c
+UNIT_SRCS_cpulist := kernel/shell/cpulist.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
 UNIT_SRCS_parse   := kernel/lib/parse.c kernel/lib/format.c
@@ -175,6 +177,9 @@ FUZZ_SRCS_elf := boot/elf_check.c
 FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := kernel/lib/machine_parse.c kernel/lib/machine_check.c kernel/lib/machine_values.c \
                      kernel/lib/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c
+FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
+FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
+                     kernel/lib/format.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)

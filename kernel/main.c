@@ -33,7 +33,7 @@ void arch_run_on_stack(void *stack_top, void (*fn)(void *), void *arg) __attribu
 static void print_banner(void)
 {
 	printk("Mosaic %s (loader %s)\n", mosaic_version, boot_info.loader_version);
-	printk("cmdline: %s\n", boot_info.cmdline);
+	printk("cmdline: %.*s\n", (int)sizeof(boot_info.cmdline), boot_info.cmdline);
 }
 
 /* Second half of boot, on a guarded kernel stack: devices, then the shell. */
@@ -68,10 +68,9 @@ void kernel_main(const struct boot_info *bi)
 		cpu_halt_forever();
 	}
 	memcpy(&boot_info, bi, sizeof(boot_info));
-	boot_info.cmdline[BOOT_CMDLINE_MAX - 1] = 0;
 	boot_info.loader_version[sizeof(boot_info.loader_version) - 1] = 0;
 	print_banner();
-	cmdline_init(boot_info.cmdline);
+	cmdline_init(boot_info.cmdline, sizeof(boot_info.cmdline));   /* refuses it unterminated */
 
 	pmm_init(&boot_info);
 	vmm_init(&boot_info);

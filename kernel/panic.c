@@ -17,11 +17,11 @@ static uint32_t panic_cpu = PANIC_NOBODY;   /* the CPU that owns the panic */
  * halt). After panic_begin(); interrupts off; never returns. */
 void panic_stop(void)
 {
-	const char *how = cmdline_get("panic");
-	if (how && strcmp(how, "exit") == 0) {
+	const char *how = cmdline_choice("panic");   /* checked at boot */
+	if (strcmp(how, "exit") == 0) {
 		printk("System stopped (panic=exit).\n");
 		power_qemu_exit(3);
-	} else if (how && strcmp(how, "reboot") == 0) {
+	} else if (strcmp(how, "reboot") == 0) {
 		printk("System stopped; rebooting (panic=reboot).\n");
 		power_reboot();
 	}

@@ -76,8 +76,7 @@ static struct thread *thread_idle_create(unsigned cpu)
 /* See thread.h. */
 void thread_boot(void)
 {
-	const char *opt = cmdline_get("sched");
-	if (opt && strcmp(opt, "off") == 0) {
+	if (strcmp(cmdline_choice("sched"), "off") == 0) {
 		printk("sched: off (sched=off): the shell runs alone on cpu 0\n");
 		return;
 	}

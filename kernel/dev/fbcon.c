@@ -347,8 +347,8 @@ void fbcon_init(const struct boot_framebuffer *f)
 	}
 	cols = f->width / font.width;
 	rows = f->height / font.height;
-	text = kmalloc((size_t)cols * rows * sizeof(*text));
-	shown = kmalloc((size_t)cols * rows * sizeof(*shown));
+	text = kcalloc((size_t)cols * rows, sizeof(*text));
+	shown = kcalloc((size_t)cols * rows, sizeof(*shown));
 	if (!text || !shown) {
 		kfree(text);
 		kfree(shown);

@@ -126,6 +126,10 @@ void *kstack_alloc(size_t pages);
 void heap_init(void);
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);
+/* count elements of size bytes, zeroed; NULL when count * size overflows
+ * (nothing is allocated), is 0, or does not fit. Use it whenever a count
+ * comes from input. */
+void *kcalloc(size_t count, size_t size);
 void kfree(void *ptr);
 
 struct heap_stats {

@@ -22,6 +22,11 @@ int parse_i64(const char *s, int64_t *out);
  * untouched on failure. */
 int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char *what,
 		    char *err, size_t err_len);
+/* Like parse_u64_range in the given base (as parse_u64: 0, 10 or 16);
+ * base 16 names the range in hex, e.g. "LEAF: 'zz' is not a hex number
+ * (0x0..0xffffffff)". */
+int parse_u64_range_base(const char *s, unsigned base, uint64_t min, uint64_t max, uint64_t *out,
+			 const char *what, char *err, size_t err_len);
 /* Signed counterpart (optional leading '-'). */
 int parse_i64_range(const char *s, int64_t min, int64_t max, int64_t *out, const char *what,
 		    char *err, size_t err_len);

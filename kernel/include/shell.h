@@ -12,6 +12,7 @@
  */
 #ifndef MOSAIC_SHELL_H
 #define MOSAIC_SHELL_H
+#include <stdint.h>
 
 struct shell_command {
 	const char *name;
@@ -28,6 +29,16 @@ struct shell_command {
 
 #define SHELL_LINE_MAX 256
 #define SHELL_ARGS_MAX 16
+/* Longest duration in milliseconds a command takes (sleep, spawn ms=,
+ * schedtest): 10 minutes, so ms * 1000000 never overflows. */
+#define SHELL_MS_MAX 600000
+
+/* Argument s of command cmd, called what in messages, as a number in
+ * min..max (base as parse_u64: 0 = decimal or 0x hex, 10, 16). Returns 0,
+ * or -1 after printing "CMD: WHAT: 'x' is not a number (MIN..MAX)" or
+ * "CMD: WHAT: N is outside MIN..MAX"; *out is untouched then. */
+int shell_arg_u64(const char *cmd, const char *what, const char *s, unsigned base, uint64_t min,
+		  uint64_t max, uint64_t *out);
 
 /* Print "usage: NAME ARGS" and the help line of the named command;
  * -1 (nothing printed) when there is no such command. */

@@ -44,15 +44,24 @@ int parse_i64(const char *s, int64_t *out)
 int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char *what,
 		    char *err, size_t err_len)
 {
+	return parse_u64_range_base(s, 0, min, max, out, what, err, err_len);
+}
+
+int parse_u64_range_base(const char *s, unsigned base, uint64_t min, uint64_t max, uint64_t *out,
+			 const char *what, char *err, size_t err_len)
+{
 	uint64_t v;
-	if (parse_u64(s, 0, &v)) {
-		ksnprintf(err, err_len, "%s: '%.*s' is not a number (%llu..%llu)", what, PARSE_ECHO_MAX, s,
-			  (unsigned long long)min, (unsigned long long)max);
+	unsigned long long lo = min, hi = max;
+	if (parse_u64(s, base, &v)) {
+		ksnprintf(err, err_len, base == 16 ? "%s: '%.*s' is not a hex number (0x%llx..0x%llx)"
+						   : "%s: '%.*s' is not a number (%llu..%llu)",
+			  what, PARSE_ECHO_MAX, s, lo, hi);
 		return -1;
 	}
 	if (v < min || v > max) {
-		ksnprintf(err, err_len, "%s: %.*s is outside %llu..%llu", what, PARSE_ECHO_MAX, s,
-			  (unsigned long long)min, (unsigned long long)max);
+		ksnprintf(err, err_len, base == 16 ? "%s: %.*s is outside 0x%llx..0x%llx"
+						   : "%s: %.*s is outside %llu..%llu",
+			  what, PARSE_ECHO_MAX, s, lo, hi);
 		return -1;
 	}
 	*out = v;

@@ -74,16 +74,13 @@ int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, siz
 		memcpy(oid->ptr, value, n + 1);
 		return 0;
 	}
-	int64_t v;
-	if (parse_i64(value, &v)) {
-		ksnprintf(err, err_len, "%s: '%s' is not an integer", oid->name, value);
-		return -1;
+	int64_t v, lo = oid->min, hi = oid->max;
+	if (lo > hi) {   /* no limit */
+		lo = INT64_MIN;
+		hi = INT64_MAX;
 	}
-	if (oid->min <= oid->max && (v < oid->min || v > oid->max)) {
-		ksnprintf(err, err_len, "%s: %lld is outside %lld..%lld", oid->name, (long long)v,
-			  (long long)oid->min, (long long)oid->max);
+	if (parse_i64_range(value, lo, hi, &v, oid->name, err, err_len))
 		return -1;
-	}
 	*(int64_t *)oid->ptr = v;
 	return 0;
 }

@@ -262,6 +262,15 @@ void *kzalloc(size_t size)
 	return p;
 }
 
+/* See mm.h. The product is checked before it is formed, so a count from
+ * outside input cannot wrap it into a small allocation. */
+void *kcalloc(size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		return NULL;
+	return kzalloc(count * size);
+}
+
 /* Panic unless ptr is the payload of a live block with intact headers. */
 static void heap_check_live(void *ptr, struct heap_block *b)
 {

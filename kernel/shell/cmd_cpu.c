@@ -3,7 +3,6 @@
 #include <smp.h>
 #include <cpu.h>
 #include <cpuid_decode.h>
-#include <parse.h>
 #include <printk.h>
 
 static const char *cpus_source_name(unsigned source)
@@ -49,16 +48,6 @@ static int cmd_cpus(int argc, char **argv)
 SHELL_COMMAND(cpus, 0, 0, "", "list the logical CPUs: APIC id, core type, topology ids, HFI row",
 	      cmd_cpus);
 
-/* A 32-bit number: hexadecimal (optional 0x) when hex, else decimal. */
-static int cpuid_parse(const char *s, int hex, uint32_t *out)
-{
-	uint64_t v;
-	if (parse_u64(s, hex ? 16 : 10, &v) || v > 0xFFFFFFFFull)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
 struct cpuid_call {
 	uint32_t leaf, sub;
 	uint32_t regs[4];
@@ -75,23 +64,24 @@ static void cpuid_on_cpu(void *arg)
 static int cmd_cpuid(int argc, char **argv)
 {
 	struct cpuid_call c = { 0, 0, { 0, 0, 0, 0 } };
-	uint32_t cpu = cpu_current();
+	uint64_t leaf, sub = 0, cpu = cpu_current();
+	unsigned n = smp_cpu_count();
 
-	if (cpuid_parse(argv[1], 1, &c.leaf) ||
-	    (argc > 2 && cpuid_parse(argv[2], 1, &c.sub)) ||
-	    (argc > 3 && cpuid_parse(argv[3], 0, &cpu))) {
-		printk("cpuid: bad number; usage: cpuid LEAF [SUB] [CPU] (LEAF, SUB hex; CPU decimal)\n");
+	if (shell_arg_u64("cpuid", "LEAF", argv[1], 16, 0, 0xFFFFFFFFu, &leaf) ||
+	    (argc > 2 && shell_arg_u64("cpuid", "SUB", argv[2], 16, 0, 0xFFFFFFFFu, &sub)) ||
+	    (argc > 3 && shell_arg_u64("cpuid", "CPU", argv[3], 10, 0, n - 1, &cpu)))
+		return 1;
+	if (!smp_cpu_online((unsigned)cpu)) {
+		printk("cpuid: CPU %lu is not online (%u CPUs)\n", cpu, n);
 		return 1;
 	}
-	if (cpu >= smp_cpu_count() || !smp_cpu_online(cpu)) {
-		printk("cpuid: CPU %u is not online (%u CPUs)\n", cpu, smp_cpu_count());
+	c.leaf = (uint32_t)leaf;
+	c.sub = (uint32_t)sub;
+	if (smp_call_on((unsigned)cpu, cpuid_on_cpu, &c) != 0) {
+		printk("cpuid: CPU %lu did not answer\n", cpu);
 		return 1;
 	}
-	if (smp_call_on(cpu, cpuid_on_cpu, &c) != 0) {
-		printk("cpuid: CPU %u did not answer\n", cpu);
-		return 1;
-	}
-	printk("cpu %u leaf 0x%x sub 0x%x: eax=0x%08x ebx=0x%08x ecx=0x%08x edx=0x%08x\n",
+	printk("cpu %lu leaf 0x%x sub 0x%x: eax=0x%08x ebx=0x%08x ecx=0x%08x edx=0x%08x\n",
 	       cpu, c.leaf, c.sub, c.regs[0], c.regs[1], c.regs[2], c.regs[3]);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <cmdline.h>
 #include <console.h>
 #include <printk.h>
+#include <string.h>
 #include <sysctl.h>
 #include <time.h>
 #include <version.h>
@@ -63,18 +64,27 @@ static int cmd_uptime(int argc, char **argv)
 }
 SHELL_COMMAND(uptime, 0, 0, "", "time since boot", cmd_uptime);
 
+/* `cmdline`: the text, its words (written whole: a run= script can be
+ * longer than a printk line) and what the kernel made of them. Shell
+ * context only (static scratch). */
 static int cmd_cmdline(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printk("%s\n", cmdline_text());
-	struct cmdline cl;
-	char err[80];
-	int bad = cmdline_parse(&cl, cmdline_text(), err, sizeof(err));
-	for (int i = 0; i < cl.count; i++)
-		printk("  %s = \"%s\"\n", cl.keys[i], cl.values[i]);
+	static struct cmdline cl;
+	char err[96];
+	const char *text = cmdline_text();
+	console_write(text, strlen(text));
+	printk("\n");
+	int bad = cmdline_parse(&cl, text, err, sizeof(err));
+	for (int i = 0; i < cl.count; i++) {
+		printk("  %s = \"", cl.keys[i]);
+		console_write(cl.values[i], strlen(cl.values[i]));
+		printk("\"\n");
+	}
 	if (bad)
 		printk("  (parse stopped: %s)\n", err);
+	cmdline_check(&cl);
 	return 0;
 }
 SHELL_COMMAND(cmdline, 0, 0, "", "show the kernel command line and its words", cmd_cmdline);

@@ -1,7 +1,6 @@
 /* cmd_power.c — ending the run: reboot, poweroff, exit (QEMU tests). */
 #include <shell.h>
 #include <power.h>
-#include <parse.h>
 #include <printk.h>
 
 static int cmd_reboot(int argc, char **argv)
@@ -25,10 +24,8 @@ SHELL_COMMAND(poweroff, 0, 0, "", "turn the machine off (UEFI ResetSystem)", cmd
 static int cmd_exit(int argc, char **argv)
 {
 	uint64_t status = 0;
-	if (argc == 2 && (parse_u64(argv[1], 10, &status) || status > 127)) {
-		printk("exit: status must be 0..127\n");
+	if (argc == 2 && shell_arg_u64("exit", "status", argv[1], 10, 0, 127, &status))
 		return 1;
-	}
 	printk("exit %d\n", (int)status);
 	power_qemu_exit((int)status);
 	printk("exit: no isa-debug-exit device (not under QEMU?); use poweroff\n");

@@ -6,7 +6,6 @@
 #include <thread.h>
 #include <mutex.h>
 #include <sem.h>
-#include <parse.h>
 #include <printk.h>
 #include <string.h>
 #include <smp.h>
@@ -93,7 +92,7 @@ static int schedtest_storm(uint64_t n, uint64_t ms)
 	mutex_init(&st.m, "storm");
 	sem_init(&st.sem, 3, "storm");
 	st.end_ns = time_ns() + ms * MS;
-	struct thread **tds = kzalloc(n * sizeof(*tds));
+	struct thread **tds = kcalloc(n, sizeof(*tds));
 	if (!tds)
 		return printk("storm: out of memory\n"), 1;
 	uint64_t made = 0;
@@ -373,7 +372,7 @@ static int schedtest_latency(uint64_t ms)
 	thread_sleep_ns(ms * MS / 2);
 	int hog_pri = 0;
 	size_t n;
-	struct thread_info *ti = kmalloc(1024 * sizeof(*ti));
+	struct thread_info *ti = kcalloc(1024, sizeof(*ti));
 	if (ti) {
 		n = thread_snapshot(ti, 1024);
 		for (size_t i = 0; i < n; i++)
@@ -391,16 +390,16 @@ static int schedtest_latency(uint64_t ms)
 	return 0;
 }
 
-/* Argument i as a number, or dflt when absent; -1 after an error. */
-static int arg_u64(int argc, char **argv, int i, uint64_t dflt, uint64_t *out)
+#define STORM_MAX 4096
+#define PINGPONG_MAX 10000000
+
+/* Argument i (named what) as a number in min..max, or dflt when absent;
+ * -1 after printing why. */
+static int arg_u64(int argc, char **argv, int i, const char *what, uint64_t min, uint64_t max,
+		   uint64_t dflt, uint64_t *out)
 {
 	*out = dflt;
-	if (i >= argc)
-		return 0;
-	if (parse_u64(argv[i], 0, out) == 0)
-		return 0;
-	printk("schedtest: '%s' is not a number\n", argv[i]);
-	return -1;
+	return i < argc ? shell_arg_u64("schedtest", what, argv[i], 0, min, max, out) : 0;
 }
 
 static int cmd_schedtest(int argc, char **argv)
@@ -410,23 +409,32 @@ static int cmd_schedtest(int argc, char **argv)
 	uint64_t a, b;
 	const char *t = argv[1];
 	if (strcmp(t, "storm") == 0) {
-		if (arg_u64(argc, argv, 2, 300, &a) || arg_u64(argc, argv, 3, 2000, &b))
+		if (arg_u64(argc, argv, 2, "N", 1, STORM_MAX, 300, &a) ||
+		    arg_u64(argc, argv, 3, "MS", 1, SHELL_MS_MAX, 2000, &b))
 			return 1;
-		return schedtest_storm(a ? a : 1, b);
+		return schedtest_storm(a, b);
 	}
-	if (strcmp(t, "pingpong") == 0)
-		return arg_u64(argc, argv, 2, 2000, &a) ? 1 : schedtest_pingpong(a);
+	if (strcmp(t, "pingpong") == 0) {
+		if (argc > 3)
+			return shell_usage("schedtest"), 1;
+		return arg_u64(argc, argv, 2, "ROUNDS", 1, PINGPONG_MAX, 2000, &a) ? 1
+										    : schedtest_pingpong(a);
+	}
 	if (strcmp(t, "pin") == 0) {
-		if (arg_u64(argc, argv, 2, smp_cpu_count() - 1, &a) ||
-		    arg_u64(argc, argv, 3, 2000, &b))
+		if (arg_u64(argc, argv, 2, "CPU", 0, smp_cpu_count() - 1, smp_cpu_count() - 1, &a) ||
+		    arg_u64(argc, argv, 3, "MS", 1, SHELL_MS_MAX, 2000, &b))
 			return 1;
 		return schedtest_pin(a, b);
 	}
-	if (strcmp(t, "latency") == 0)
-		return arg_u64(argc, argv, 2, 3000, &a) ? 1 : schedtest_latency(a);
+	if (strcmp(t, "latency") == 0) {
+		if (argc > 3)
+			return shell_usage("schedtest"), 1;
+		return arg_u64(argc, argv, 2, "MS", 1, SHELL_MS_MAX, 3000, &a) ? 1 : schedtest_latency(a);
+	}
 	shell_usage("schedtest");
 	return 1;
 }
-SHELL_COMMAND(schedtest, 1, 3, "storm [N] [MS] | pingpong [ROUNDS] | pin [CPU] [MS] | latency [MS]",
+SHELL_COMMAND(schedtest, 1, 3, "storm [N] [MS] | pingpong [ROUNDS] | pin [CPU] [MS] | latency [MS] "
+	      "(N 1..4096, MS 1..600000, ROUNDS 1..10000000)",
 	      "scheduler self-tests: thread storm, ping-pong wakeups, pinning, interactive "
 	      "latency among hogs", cmd_schedtest);

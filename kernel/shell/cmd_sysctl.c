@@ -88,7 +88,7 @@ static int cmd_sysctl(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		char old[SYSCTL_VALUE_MAX], err[96];
+		char old[SYSCTL_VALUE_MAX], err[192];
 		sysctl_format(o, old, sizeof(old));
 		if (sysctl_write(o, eq + 1, err, sizeof(err))) {
 			printk("sysctl: %s\n", err);

@@ -14,45 +14,21 @@
 #define PS_MAX 1024
 #define TOP_THREADS 10
 #define TOP_PERIOD_MS 1000
+#define TOP_FRAMES_MAX 86400   /* a day of frames */
+#define SPAWN_MAX 512
 
 /* See cmd_thread.h. */
-int cmd_parse_cpus(const char *s, struct cpuset *out)
+int cmd_parse_cpus(const char *cmd, const char *s, struct cpuset *out)
 {
-	cpuset_zero(out);
-	unsigned n = smp_cpu_count();
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		uint64_t mask;
-		if (parse_u64(s, 0, &mask))
-			goto bad;
-		for (unsigned c = 0; c < 64 && c < n; c++)
-			if ((mask >> c) & 1)
-				cpuset_set(out, c);
-	} else {
-		char buf[64];
-		size_t len = strnlen(s, sizeof(buf) - 1);
-		memcpy(buf, s, len);
-		buf[len] = 0;
-		for (char *item = buf; item && *item;) {
-			char *comma = strchr(item, ',');
-			if (comma)
-				*comma = 0;
-			char *dash = strchr(item, '-');
-			uint64_t lo, hi;
-			if (dash)
-				*dash = 0;
-			if (parse_u64(item, 0, &lo) || parse_u64(dash ? dash + 1 : item, 0, &hi) ||
-			    hi < lo || hi >= n)
-				goto bad;
-			for (uint64_t c = lo; c <= hi; c++)
-				cpuset_set(out, (unsigned)c);
-			item = comma ? comma + 1 : NULL;
-		}
+	char err[128];
+	if (cpulist_parse(s, smp_cpu_count(), out, err, sizeof(err))) {
+		printk("%s: %s\n", cmd, err);
+		return -1;
 	}
 	for (int c = cpuset_first(out); c >= 0; c = cpuset_next(out, c))
 		if (smp_cpu_online((unsigned)c))
 			return 0;
-bad:
-	printk("cpus: '%s' names no online CPU (0x mask or list like 0-3,6; %u CPUs)\n", s, n);
+	printk("%s: cpus: '%.*s' names no online CPU\n", cmd, PARSE_ECHO_MAX, s);
 	return -1;
 }
 
@@ -79,7 +55,7 @@ static const char *ps_kind(const struct thread_info *ti)
 /* A snapshot of every thread (kmalloc'ed, PS_MAX entries); NULL on no memory. */
 static struct thread_info *ps_take(size_t *n)
 {
-	struct thread_info *ti = kmalloc(PS_MAX * sizeof(*ti));
+	struct thread_info *ti = kcalloc(PS_MAX, sizeof(*ti));
 	if (!ti) {
 		printk("ps: out of memory\n");
 		return NULL;
@@ -182,10 +158,8 @@ static int cmd_top(int argc, char **argv)
 {
 	uint64_t frames = shell_scripted() ? 1 : UINT64_MAX;
 	if (argc == 3 && strcmp(argv[1], "-n") == 0) {
-		if (parse_u64(argv[2], 0, &frames) || frames == 0) {
-			printk("top: -n wants a positive count\n");
+		if (shell_arg_u64("top", "FRAMES", argv[2], 0, 1, TOP_FRAMES_MAX, &frames))
 			return 1;
-		}
 	} else if (argc != 1) {
 		shell_usage("top");
 		return 1;
@@ -220,7 +194,7 @@ static int cmd_top(int argc, char **argv)
 	}
 	return rc;
 }
-SHELL_COMMAND(top, 0, 2, "[-n FRAMES]",
+SHELL_COMMAND(top, 0, 2, "[-n FRAMES (1..86400)]",
 	      "per-CPU busy % and load, busiest threads; every second until a key "
 	      "(boot script: one frame)", cmd_top);
 
@@ -240,7 +214,8 @@ static void spawn_main(void *arg)
 	}
 }
 
-/* `spawn N cpu|sleep [cpus=SET] [ms=DURATION]`. */
+/* `spawn N cpu|sleep [cpus=SET] [ms=DURATION]`: every argument checked
+ * before the first thread starts. */
 static int cmd_spawn(int argc, char **argv)
 {
 	uint64_t n, ms = 10000;
@@ -250,10 +225,8 @@ static int cmd_spawn(int argc, char **argv)
 		printk("spawn: the scheduler is off (sched=off)\n");
 		return 1;
 	}
-	if (parse_u64(argv[1], 0, &n) || n == 0 || n > 512) {
-		printk("spawn: N must be 1..512\n");
+	if (shell_arg_u64("spawn", "N", argv[1], 0, 1, SPAWN_MAX, &n))
 		return 1;
-	}
 	if (strcmp(argv[2], "cpu") == 0)
 		sleeper = 0;
 	else if (strcmp(argv[2], "sleep") == 0)
@@ -264,11 +237,14 @@ static int cmd_spawn(int argc, char **argv)
 	}
 	for (int i = 3; i < argc; i++) {
 		if (strncmp(argv[i], "cpus=", 5) == 0) {
-			if (cmd_parse_cpus(argv[i] + 5, &mask))
+			if (cmd_parse_cpus("spawn", argv[i] + 5, &mask))
 				return 1;
 			have_mask = 1;
-		} else if (strncmp(argv[i], "ms=", 3) != 0 || parse_u64(argv[i] + 3, 0, &ms)) {
-			printk("spawn: unknown argument '%s'\n", argv[i]);
+		} else if (strncmp(argv[i], "ms=", 3) == 0) {
+			if (shell_arg_u64("spawn", "ms", argv[i] + 3, 0, 1, SHELL_MS_MAX, &ms))
+				return 1;
+		} else {
+			printk("spawn: unknown argument '%s' (cpus=LIST or ms=DURATION)\n", argv[i]);
 			return 1;
 		}
 	}
@@ -285,4 +261,5 @@ static int cmd_spawn(int argc, char **argv)
 	return made == n ? 0 : 1;
 }
 SHELL_COMMAND(spawn, 2, 4, "N cpu|sleep [cpus=MASK|LIST] [ms=DURATION]",
-	      "start N CPU-bound or sleep/wake threads (default all CPUs, 10000 ms)", cmd_spawn);
+	      "start N (1..512) CPU-bound or sleep/wake threads for 1..600000 ms (default all "
+	      "CPUs, 10000 ms)", cmd_spawn);

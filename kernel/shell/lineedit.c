@@ -5,6 +5,9 @@
 
 enum { ESC_NONE, ESC_SEEN, ESC_BRACKET, ESC_PARAM, ESC_MODIFIERS };
 
+/* Escape parameters above this mean no key (and cannot overflow). */
+#define ESC_PARAM_MAX 9999
+
 void lineedit_init(struct lineedit *le, void (*write)(const char *, size_t))
 {
 	memset(le, 0, sizeof(*le));
@@ -41,11 +44,14 @@ void lineedit_start(struct lineedit *le, const char *prompt)
 	put(le, prompt);
 }
 
-static void set_line(struct lineedit *le, const char *text)
+/* Replace the line with text (shorter than LINEEDIT_MAX), cursor at its
+ * end; overflowed tells whether text is a line that overflowed. */
+static void set_line(struct lineedit *le, const char *text, int overflowed)
 {
 	size_t n = strlen(text);
 	memcpy(le->line, text, n + 1);
 	le->len = le->cursor = n;
+	le->overflowed = overflowed;
 	redraw(le);
 }
 
@@ -61,10 +67,15 @@ static void history_walk(struct lineedit *le, int dir)
 	int target = le->browse + dir;
 	if (target < 0 || target > le->history_count)
 		return;
-	if (le->browse == 0)
+	if (le->browse == 0) {
 		memcpy(le->draft, le->line, le->len + 1);
+		le->draft_overflowed = le->overflowed;
+	}
 	le->browse = target;
-	set_line(le, target == 0 ? le->draft : history_entry(le, target));
+	if (target == 0)
+		set_line(le, le->draft, le->draft_overflowed);
+	else
+		set_line(le, history_entry(le, target), 0);
 }
 
 static void history_add(struct lineedit *le)
@@ -101,6 +112,7 @@ static void delete_at(struct lineedit *le, size_t pos)
 		return;
 	memmove(le->line + pos, le->line + pos + 1, le->len - pos);
 	le->len--;
+	le->overflowed = 0;   /* edited: the line is now what is shown */
 	if (le->cursor > pos)
 		le->cursor--;
 	redraw(le);
@@ -124,8 +136,9 @@ static enum lineedit_status finish(struct lineedit *le)
 	return LINEEDIT_DONE;
 }
 
-/* The final byte of an ESC [ sequence, with its numeric parameter. */
-static void escape_final(struct lineedit *le, char c, char param)
+/* The final byte of an ESC [ sequence, with its numeric parameter (0 when
+ * none). */
+static void escape_final(struct lineedit *le, char c, unsigned param)
 {
 	switch (c) {
 	case 'A': history_walk(le, 1); break;
@@ -135,9 +148,9 @@ static void escape_final(struct lineedit *le, char c, char param)
 	case 'H': move_to(le, 0); break;
 	case 'F': move_to(le, le->len); break;
 	case '~':
-		if (param == '1' || param == '7') move_to(le, 0);
-		else if (param == '4' || param == '8') move_to(le, le->len);
-		else if (param == '3') delete_at(le, le->cursor);
+		if (param == 1 || param == 7) move_to(le, 0);
+		else if (param == 4 || param == 8) move_to(le, le->len);
+		else if (param == 3) delete_at(le, le->cursor);
 		break;
 	default: break;   /* unknown sequences are ignored */
 	}
@@ -154,7 +167,8 @@ enum lineedit_status lineedit_feed(struct lineedit *le, char c)
 	case ESC_MODIFIERS:
 		if (c >= '0' && c <= '9') {
 			if (le->esc_state != ESC_MODIFIERS) {
-				le->esc_param = c;
+				unsigned p = le->esc_param * 10 + (unsigned)(c - '0');
+				le->esc_param = p > ESC_PARAM_MAX ? ESC_PARAM_MAX + 1 : p;
 				le->esc_state = ESC_PARAM;
 			}
 			return LINEEDIT_MORE;

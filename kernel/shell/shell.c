@@ -2,6 +2,7 @@
 #include <shell.h>
 #include <lineedit.h>
 #include <console.h>
+#include <parse.h>
 #include <printk.h>
 #include <string.h>
 #include <sysctl.h>
@@ -48,6 +49,17 @@ int shell_usage(const char *name)
 		return -1;
 	printk("usage: %s%s%s\n  %s\n", c->name, c->args[0] ? " " : "", c->args, c->help);
 	return 0;
+}
+
+/* See shell.h. */
+int shell_arg_u64(const char *cmd, const char *what, const char *s, unsigned base, uint64_t min,
+		  uint64_t max, uint64_t *out)
+{
+	char err[128];
+	if (parse_u64_range_base(s, base, min, max, out, what, err, sizeof(err)) == 0)
+		return 0;
+	printk("%s: %s\n", cmd, err);
+	return -1;
 }
 
 /* Split line in place into words; double quotes group words. Returns argc,

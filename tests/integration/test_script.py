@@ -34,6 +34,22 @@ def test_script_continues_to_prompt(ctx):
     check("interactive" in out, out)
 
 
+def test_script_sleep_lets_load_build_up(ctx):
+    """`spawn …; sleep MS; top` in a boot script: the sleep lasts MS of guest
+    time and the spawned threads run meanwhile."""
+    m = ctx.machine(smp=2, run="uptime; spawn 2 cpu ms=20000; sleep 1500; uptime; top; poweroff")
+    m.expect(r"mosaic> uptime")
+    t0 = m.expect(r"up (\d+)\.(\d+) s")
+    m.expect(r"mosaic> sleep 1500\r\n")
+    t1 = m.expect(r"up (\d+)\.(\d+) s")
+    ms = lambda g: int(g.group(1)) * 1000 + int(g.group(2))
+    check(ms(t1) - ms(t0) >= 1500, "the script slept %d ms, not 1500" % (ms(t1) - ms(t0)))
+    m.expect(r"top: frame 1,")
+    m.expect(r" cpu/[01] ")
+    m.expect(r"powering off")
+    check(m.wait_exit() == 0, "did not power off")
+
+
 def test_reboot_restarts_machine(ctx):
     m = ctx.machine(run="reboot", reboot=True)
     m.expect(r"rebooting")

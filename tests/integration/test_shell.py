@@ -7,7 +7,7 @@ from qemu import PROMPT, TestFailure
 
 
 def setup(ctx):
-    m = ctx.machine(smp=4, monitor=True, cmdline='test.word="two words" flag')
+    m = ctx.machine(smp=4, monitor=True, cmdline='test.word="two words" flag panic=exti sched=of')
     m.wait_prompt()
     return m
 
@@ -72,6 +72,23 @@ def test_cmdline_shows_parsed_words(ctx, m):
     check('flag = ""' in out, out)
 
 
+def test_cmdline_warnings(ctx, m):
+    """Unknown keys and refused values are reported at boot with what is
+    used instead, and again by `cmdline`; the defaults are in force."""
+    warnings = ["cmdline: unknown key 'test.word' ignored",
+                "cmdline: unknown key 'flag' ignored",
+                "cmdline: panic=exti: expected halt|reboot|exit; using halt",
+                "cmdline: sched=of: expected on|off; using on"]
+    with m.lock:
+        boot = m.output[:m.output.index(PROMPT)]
+    out = m.command("cmdline")
+    for w in warnings:
+        check(w in boot, "boot log lacks %r:\n%s" % (w, boot[-3000:]))
+        check(w in out, "cmdline lacks %r:\n%s" % (w, out))
+    out = m.command("ps")
+    check(" main " in out, "sched=of did not leave the scheduler on:\n" + out)
+
+
 def test_dmesg_replays_boot_log(ctx, m):
     out = m.command("dmesg")
     check(re.search(r"^Mosaic \S+ \(loader ", out, re.M), "no banner in dmesg:\n" + out[:2000])
@@ -124,9 +141,81 @@ def test_bad_arguments(ctx, m):
     out = m.command("fault nosuchkind")
     check("fault: unknown kind 'nosuchkind'" in out, out)
     out = m.command("exit abc")
-    check("exit: status must be 0..127" in out, out)
+    check("exit: status: 'abc' is not a number (0..127)" in out, out)
     out = m.command('echo "unterminated')
     check("unterminated quote" in out, out)
+
+
+def test_numbers_are_refused_with_their_range(ctx, m):
+    """Every command that takes a number names the argument and the allowed
+    range when it refuses one, and starts nothing."""
+    long_list = ",".join(str(i % 4) for i in range(40)) + ",4"   # > 63 characters
+    cases = [
+        ("exit 128", "exit: status: 128 is outside 0..127"),
+        ("cpuid zz", "cpuid: LEAF: 'zz' is not a hex number (0x0..0xffffffff)"),
+        ("cpuid 0 100000000", "cpuid: SUB: 100000000 is outside 0x0..0xffffffff"),
+        ("cpuid 0 0 4", "cpuid: CPU: 4 is outside 0..3"),
+        ("top -n 0", "top: FRAMES: 0 is outside 1..86400"),
+        ("spawn 0 cpu", "spawn: N: 0 is outside 1..512"),
+        ("spawn 513 cpu", "spawn: N: 513 is outside 1..512"),
+        ("spawn 1 cpu ms=18446744073709551615", "spawn: ms: 18446744073709551615 is outside 1..600000"),
+        ("spawn 1 cpu ms=600001", "spawn: ms: 600001 is outside 1..600000"),
+        ("spawn 1 cpu cpus=4", "spawn: cpus: 4 is outside 0..3"),
+        ("spawn 1 cpu cpus=" + long_list, "spawn: cpus: 4 is outside 0..3"),
+        ("spawn 1 cpu cpus=0x10", "spawn: cpus: mask 0x10 names cpu 4; this machine has cpus 0..3"),
+        ("spawn 1 cpu cpus=3-1", "spawn: cpus: range 3-1 goes backwards"),
+        ("spawn 1 cpu speed=9", "spawn: unknown argument 'speed=9'"),
+        ("schedtest storm 18446744073709551615", "schedtest: N: 18446744073709551615 is outside 1..4096"),
+        ("schedtest storm 0", "schedtest: N: 0 is outside 1..4096"),
+        ("schedtest storm 10 x", "schedtest: MS: 'x' is not a number (1..600000)"),
+        ("schedtest pin 4", "schedtest: CPU: 4 is outside 0..3"),
+        ("schedtest latency 18446744073709551615", "schedtest: MS: 18446744073709551615 is outside 1..600000"),
+        ("sysctl kern.sched.slice=abc", "sysctl: kern.sched.slice: 'abc' is not a number (1..1000)"),
+        ("sysctl kern.sched.slice=1001", "sysctl: kern.sched.slice: 1001 is outside 1..1000"),
+        ("sleep 600001", "sleep: MS: 600001 is outside 0..600000"),
+        ("sleep -1", "sleep: MS: '-1' is not a number (0..600000)"),
+    ]
+    for line, want in cases:
+        out = m.command(line)
+        check(want in out, "%s: wanted %r, got:\n%s" % (line, want, out))
+    out = m.command("ps")
+    check(not re.search(r" (cpu|storm)/\d+ ", out), "a refused command started threads:\n" + out)
+    out = m.command("spawn 1 sleep cpus=" + ",".join(["3"] * 40) + " ms=100")
+    check("spawn: started 1 sleep threads for 100 ms" in out, out)
+
+
+def test_sleep_waits_asleep(ctx, m):
+    """`sleep MS` lasts at least MS of guest time, and the shell thread
+    sleeps meanwhile (its CPU time grows by far less than MS)."""
+    def uptime_ms():
+        mm = re.search(r"up (\d+)\.(\d+) s", m.command("uptime"))
+        check(mm, "no uptime")
+        return int(mm.group(1)) * 1000 + int(mm.group(2))
+
+    def main_time_ms():
+        out = m.command("ps")
+        mm = re.search(r"^\s*1 main\s.*\s(\d+)\s+\d+\s*$", out, re.M)
+        check(mm, "no main thread in ps:\n" + out)
+        return int(mm.group(1))
+    t0, cpu0 = uptime_ms(), main_time_ms()
+    out = m.command("sleep 2000")
+    check(out.strip() == "", repr(out))
+    t1, cpu1 = uptime_ms(), main_time_ms()
+    check(t1 - t0 >= 2000, "slept %d ms of guest time, not 2000" % (t1 - t0))
+    check(cpu1 - cpu0 < 1000, "the shell used %d ms of CPU while sleeping 2000" % (cpu1 - cpu0))
+    out = m.command("sleep 0")
+    check(out.strip() == "", repr(out))
+
+
+def test_sleep_ends_on_a_key(ctx, m):
+    m.send("sleep 600000\r")
+    m.expect(r"sleep 600000\r\n", 30)
+    time.sleep(0.5)
+    m.send("\x03")
+    m.expect(r"sleep: interrupted by a key after \d+ of 600000 ms", 30)
+    m.wait_prompt(30)
+    out = m.command("echo awake")
+    check("awake" in out, out)
 
 
 def test_overlong_line(ctx, m):
@@ -148,6 +237,20 @@ def test_line_editing_and_history(ctx, m):
     m.wait_prompt(30)
     m.send("echo abc\x15echo cleared\r")   # ^U clears the line
     m.expect(r"\r\ncleared\r\n", 30)
+    m.wait_prompt(30)
+
+
+def test_function_keys_and_a_shortened_long_line(ctx, m):
+    # F11 (ESC[23~) and F3 (ESC[13~) do nothing; they used to act as Delete.
+    m.send("echo abc" + "\x1b[D" * 2 + "\x1b[23~\x1b[13~" + "\r")
+    m.expect(r"\r\nabc\r\n", 30)
+    m.wait_prompt(30)
+    # A line that overflowed is taken once it is edited shorter (the key
+    # after the overflow waits for the echo: each edit redraws the line).
+    m.send("echo " + "z" * 300)
+    m.expect("z" * 250, 30)
+    m.send("\x7f\r")
+    m.expect(r"\r\n" + "z" * 249 + r"\r\n", 30)
     m.wait_prompt(30)
 
 

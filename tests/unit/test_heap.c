@@ -316,6 +316,42 @@ static void test_use_after_free(void **state)
 	EXPECT_PANIC(kmalloc(100), "corrupted");
 }
 
+/* kcalloc: zeroed arrays; a count whose product with the size wraps gets
+ * NULL and allocates nothing (count * size would have been 8 or 0 here). */
+static void test_kcalloc(void **state)
+{
+	struct heap_stats before, after;
+	unsigned char *p;
+	(void)state;
+
+	p = kmalloc(160);
+	memset(p, 0xFF, 160);
+	kfree(p);
+	p = kcalloc(10, 16);
+	assert_non_null(p);
+	for (int i = 0; i < 160; i++)
+		assert_int_equal(p[i], 0);
+	kfree(p);
+
+	heap_get_stats(&before);
+	assert_null(kcalloc(((size_t)1 << 61) + 1, 8));   /* wraps to 8 */
+	assert_null(kcalloc((size_t)1 << 60, 16));        /* wraps to 0 */
+	assert_null(kcalloc(SIZE_MAX, SIZE_MAX));
+	assert_null(kcalloc(SIZE_MAX / 8 + 1, 8));
+	assert_null(kcalloc(0, 8));
+	assert_null(kcalloc(8, 0));
+	assert_null(kcalloc(1, (size_t)1 << 40));         /* no overflow, just too big */
+	heap_get_stats(&after);
+	assert_int_equal(after.allocations, before.allocations);
+	assert_int_equal(after.used_bytes, before.used_bytes);
+
+	p = kcalloc(1000, 300);                           /* grows the arena */
+	assert_non_null(p);
+	for (int i = 0; i < 300000; i++)
+		assert_int_equal(p[i], 0);
+	kfree(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +360,7 @@ int main(void)
 		cmocka_unit_test_setup(test_many_small, setup),
 		cmocka_unit_test_setup(test_coalesce_neighbours, setup),
 		cmocka_unit_test_setup(test_kzalloc, setup),
+		cmocka_unit_test_setup(test_kcalloc, setup),
 		cmocka_unit_test_setup(test_sizes, setup),
 		cmocka_unit_test_setup(test_bad_free, setup),
 		cmocka_unit_test_setup(test_use_after_free, setup),

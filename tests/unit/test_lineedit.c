@@ -160,6 +160,81 @@ static void test_cancel_and_unknown_sequences(void **state)
 	assert_string_equal(le.line, "zxy");
 }
 
+/* An escape's parameter is its whole number: F-keys whose last digit is
+ * 1, 3, 4, 7 or 8 are not Home, Delete or End. */
+static void test_escape_parameters_are_whole_numbers(void **state)
+{
+	(void)state;
+	lineedit_start(&le, "> ");
+	feed("abcd\x1b[D\x1b[D");            /* ab|cd */
+	feed("\x1b[23~");                      /* F11: was Delete (3~) */
+	feed("\x1b[13~\x1b[33~\x1b[103~");     /* F3, F19, no key */
+	feed("\x1b[17~\x1b[11~\x1b[21~");      /* F6, F1, F10: were Home (7~, 1~) */
+	feed("\x1b[18~\x1b[24~\x1b[14~");      /* F7, F12, F4: were End (8~, 4~) */
+	feed("\x1b[99999999999999999999999~");  /* huge: no key, no overflow */
+	feed("X");
+	assert_int_equal(feed("\r"), LINEEDIT_DONE);
+	assert_string_equal(le.line, "abXcd");
+	/* the real keys still work, with leading zeros and modifiers */
+	lineedit_start(&le, "> ");
+	feed("abcd\x1b[D\x1b[D\x1b[3~");       /* delete c */
+	feed("\x1b[003~");                     /* delete d */
+	feed("\x1b[1~<\x1b[4~>");              /* home, end */
+	feed("\x1b[7~(\x1b[8~)\x1b[3;5~");      /* home, end, ctrl-delete at the end: nothing */
+	assert_int_equal(feed("\r"), LINEEDIT_DONE);
+	assert_string_equal(le.line, "(<ab>)");
+}
+
+/* Fill the line past its end: le.len stops at LINEEDIT_MAX - 1. */
+static void overflow_line(void)
+{
+	for (int i = 0; i < LINEEDIT_MAX + 10; i++)
+		lineedit_feed(&le, 'x');
+	assert_int_equal(le.len, LINEEDIT_MAX - 1);
+}
+
+/* A refused line becomes acceptable again once it is edited shorter,
+ * cleared or replaced by a history entry; walking back to it (the draft)
+ * brings the refusal back. */
+static void test_overlong_line_recovers_when_edited(void **state)
+{
+	(void)state;
+	lineedit_start(&le, "> ");
+	overflow_line();
+	feed("\x7f");                          /* backspace: now 254 characters */
+	assert_int_equal(feed("\r"), LINEEDIT_DONE);
+	assert_int_equal(strlen(le.line), LINEEDIT_MAX - 2);
+
+	lineedit_start(&le, "> ");
+	overflow_line();
+	feed("\x1b[H\x1b[3~");                 /* Delete at the start */
+	assert_int_equal(feed("\r"), LINEEDIT_DONE);
+
+	lineedit_start(&le, "> ");
+	feed("ok\r");
+	lineedit_start(&le, "> ");
+	overflow_line();
+	feed("\x1b[A");                        /* recall "ok" */
+	assert_int_equal(feed("\r"), LINEEDIT_DONE);
+	assert_string_equal(le.line, "ok");
+
+	lineedit_start(&le, "> ");
+	overflow_line();
+	feed("\x1b[A\x1b[B");                  /* to "ok" and back to the cut line */
+	assert_int_equal(le.len, LINEEDIT_MAX - 1);
+	assert_int_equal(feed("\r"), LINEEDIT_TOO_LONG);
+
+	lineedit_start(&le, "> ");
+	overflow_line();
+	feed("\x1b[D\x1b[H");                  /* moving the cursor changes nothing */
+	assert_int_equal(feed("\r"), LINEEDIT_TOO_LONG);
+
+	lineedit_start(&le, "> ");
+	overflow_line();
+	feed("\x15" "echo\r");                 /* ^U */
+	assert_string_equal(le.line, "echo");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +245,8 @@ int main(void)
 		cmocka_unit_test_setup(test_history_skips_empty_and_repeats_and_wraps, setup),
 		cmocka_unit_test_setup(test_overlong_line_is_refused, setup),
 		cmocka_unit_test_setup(test_cancel_and_unknown_sequences, setup),
+		cmocka_unit_test_setup(test_escape_parameters_are_whole_numbers, setup),
+		cmocka_unit_test_setup(test_overlong_line_recovers_when_edited, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

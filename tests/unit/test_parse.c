@@ -58,12 +58,39 @@ static void test_signed(void **state)
 	assert_int_equal(parse_i64("--1", &v), -1);
 }
 
+/* The range parser in a fixed base names the range in that base. */
+static void test_range_base(void **state)
+{
+	(void)state;
+	char err[96];
+	uint64_t v = 5;
+	assert_int_equal(parse_u64_range_base("1f", 16, 0, 0xffffffff, &v, "LEAF", err, sizeof(err)), 0);
+	assert_int_equal(v, 0x1f);
+	assert_int_equal(parse_u64_range_base("0x80000008", 16, 0, 0xffffffff, &v, "LEAF", err,
+					      sizeof(err)), 0);
+	assert_int_equal(v, 0x80000008);
+	v = 5;
+	assert_int_equal(parse_u64_range_base("zz", 16, 0, 0xffffffff, &v, "LEAF", err, sizeof(err)), -1);
+	assert_string_equal(err, "LEAF: 'zz' is not a hex number (0x0..0xffffffff)");
+	assert_int_equal(parse_u64_range_base("100000000", 16, 0, 0xffffffff, &v, "LEAF", err,
+					      sizeof(err)), -1);
+	assert_string_equal(err, "LEAF: 100000000 is outside 0x0..0xffffffff");
+	assert_int_equal(v, 5);
+	assert_int_equal(parse_u64_range_base("0x7f", 10, 0, 127, &v, "status", err, sizeof(err)), -1);
+	assert_string_equal(err, "status: '0x7f' is not a number (0..127)");
+	assert_int_equal(parse_u64_range_base("127", 10, 0, 127, &v, "status", err, sizeof(err)), 0);
+	assert_int_equal(v, 127);
+	assert_int_equal(parse_u64_range_base("0x7f", 0, 0, 127, &v, "status", err, sizeof(err)), 0);
+	assert_int_equal(v, 127);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bases),
 		cmocka_unit_test(test_rejects_junk_and_overflow),
 		cmocka_unit_test(test_signed),
+		cmocka_unit_test(test_range_base),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

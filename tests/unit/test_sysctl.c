@@ -89,7 +89,7 @@ static void test_bad_writes_change_nothing(void **state)
 	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "10", err, sizeof(err)), -1);
 	assert_string_equal(err, "debug.level: 10 is outside 0..9");
 	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "4x", err, sizeof(err)), -1);
-	assert_string_equal(err, "debug.level: '4x' is not an integer");
+	assert_string_equal(err, "debug.level: '4x' is not a number (0..9)");
 	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "", err, sizeof(err)), -1);
 	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "-", err, sizeof(err)), -1);
 	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.any"), "9223372036854775808", err,

@@ -83,7 +83,7 @@ void machine_platform_apply(void)
 		printk("machine: %s (%s) leaves the topology to CPUID\n", m->model, platform_file);
 		platform_fall_back();
 	} else if (m) {
-		struct cpu_desc **desc = kmalloc(n * sizeof(*desc));
+		struct cpu_desc **desc = kcalloc(n, sizeof(*desc));
 		for (unsigned i = 0; desc && i < n; i++)
 			desc[i] = smp_cpu_online(i) ? smp_cpu_desc_mut(i) : NULL;
 		if (!desc)

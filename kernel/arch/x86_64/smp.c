@@ -63,17 +63,9 @@ static void smp_number_cpus(uint32_t bsp_apic_id)
 {
 	const struct acpi_madt_info *m = acpi_madt();
 	unsigned limit = MAXCPU;
-	const char *arg = cmdline_get("maxcpus");
-	if (arg) {
-		unsigned v = 0;
-		const char *s = arg;
-		while (*s >= '0' && *s <= '9' && v < 100000)
-			v = v * 10 + (unsigned)(*s++ - '0');
-		if (*s || v == 0)
-			printk("smp: ignoring maxcpus=%s (want a number >= 1)\n", arg);
-		else if (v < limit)
-			limit = v;
-	}
+	uint64_t v;
+	if (cmdline_number("maxcpus", &v) == 0)   /* 1..MAXCPU; a bad value was reported */
+		limit = (unsigned)v;
 	unsigned total = smp_madt_cpu_total();
 	if (total < (unsigned)m->cpu_count)
 		total = (unsigned)m->cpu_count;
