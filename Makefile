@@ -27,7 +27,7 @@ KCC      := gcc
 KCFLAGS  := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
             -mno-red-zone -mgeneral-regs-only -mcmodel=kernel -fno-omit-frame-pointer \
             -fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
-            -Iinclude -Ikernel/include -Ikernel/arch/x86_64 \
+            -Iinclude -Ikernel/include -Ikernel/machine -Ikernel/arch/x86_64 \
             -MMD -MP
 NASMFLAGS := -f elf64 -g -F dwarf -w+all -w+error
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/arch/x86_64/kernel.ld
@@ -113,7 +113,7 @@ $(BUILD)/mosaic.iso: $(BUILD)/esp.img iso/grub.cfg tools/make-iso.sh
 	tools/make-iso.sh $@ $(BUILD)/esp.img iso/grub.cfg
 
 # ---------------------------------------------------------------- host unit tests
-HOST_CFLAGS := -std=gnu17 -O1 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include -DMOSAIC_HOST \
+HOST_CFLAGS := -std=gnu17 -O1 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include -Ikernel/machine -DMOSAIC_HOST \
                -fsanitize=address,undefined -fno-omit-frame-pointer
 # Each unit test: tests/unit/test_<name>.c plus the kernel sources it covers.
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
@@ -132,8 +132,8 @@ UNIT_SRCS_witness := kernel/arch/x86_64/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
-UNIT_SRCS_machine_parse := kernel/lib/machine_parse.c kernel/lib/machine_check.c \
-                           kernel/lib/machine_values.c kernel/lib/machine_apply.c kernel/lib/format.c
+UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
+                           kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
@@ -175,8 +175,8 @@ FUZZ_SEED ?= 1
 FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
 FUZZ_SRCS_elf := boot/elf_check.c
 FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
-FUZZ_SRCS_machine := kernel/lib/machine_parse.c kernel/lib/machine_check.c kernel/lib/machine_values.c \
-                     kernel/lib/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c
+FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check.c kernel/machine/machine_values.c \
+                     kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
@@ -203,9 +203,9 @@ $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpu
 # ---------------------------------------------------------------- host view of machine descriptions
 # build/machine-info MACHINE: resolves a preset name or file, parses and checks
 # it with the kernel's own code and prints what QEMU needs (docs/machines.md).
-MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) kernel/lib/machine_parse.c \
-                     kernel/lib/machine_check.c kernel/lib/machine_values.c kernel/lib/format.c
-$(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/lib/machine_parse.h
+MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) kernel/machine/machine_parse.c \
+                     kernel/machine/machine_check.c kernel/machine/machine_values.c kernel/lib/format.c
+$(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/machine/machine_parse.h
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(MACHINE_INFO_SRCS)
 

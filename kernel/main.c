@@ -20,7 +20,7 @@
 #include <cpu.h>
 #include <ioapic.h>
 #include <lapic.h>
-#include <machine_platform.h>
+#include <emul/machine_platform.h>
 #include <percpu.h>
 #include <trap.h>
 #include <version.h>
