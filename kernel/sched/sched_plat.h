@@ -39,6 +39,12 @@ int sched_plat_tdq_owned(int cpu);
  * core spins only while waiting for a thread in transit between CPUs. */
 void sched_plat_relax(void);
 
+/* hmp's writer lock (kernel/sched/hmp.h): one lock for every provider's
+ * update; interrupts off while held (the kernel takes it with
+ * spin_lock_irqsave). Never held with a tdq lock. */
+void sched_plat_hmp_lock(void);
+void sched_plat_hmp_unlock(void);
+
 /* Global tick count since boot (monotonic, all CPUs see the same value,
  * advanced by one CPU sched_plat_hz() times a second). */
 uint64_t sched_plat_ticks(void);

@@ -75,6 +75,10 @@ int sched_plat_tdq_owned(int cpu)
 }
 
 void sched_plat_relax(void) { sched_yield(); }
+
+static pthread_mutex_t mt_hmp_lock = PTHREAD_MUTEX_INITIALIZER;
+void sched_plat_hmp_lock(void) { pthread_mutex_lock(&mt_hmp_lock); }
+void sched_plat_hmp_unlock(void) { pthread_mutex_unlock(&mt_hmp_lock); }
 uint64_t sched_plat_ticks(void) { return __atomic_load_n(&mt.ticks, __ATOMIC_RELAXED); }
 int sched_plat_hz(void) { return 100; }
 uint64_t sched_plat_time_ns(void) { return sched_plat_ticks() * 10000000ull; }

@@ -61,6 +61,20 @@ void sched_plat_tdq_unlock(int cpu)
 
 int sched_plat_tdq_owned(int cpu) { return spt.locked[cpu]; }
 void sched_plat_relax(void) {}
+
+void sched_plat_hmp_lock(void)
+{
+	if (spt.hmp_locked)
+		sched_plat_panic("test: hmp lock taken twice");
+	spt.hmp_locked = 1;
+}
+
+void sched_plat_hmp_unlock(void)
+{
+	if (!spt.hmp_locked)
+		sched_plat_panic("test: unlocking a free hmp lock");
+	spt.hmp_locked = 0;
+}
 uint64_t sched_plat_ticks(void) { return spt.ticks; }
 int sched_plat_hz(void) { return spt.hz; }
 uint64_t sched_plat_time_ns(void) { return spt.ns; }

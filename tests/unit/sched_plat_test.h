@@ -11,6 +11,7 @@ struct sched_plat_test {
 	int ncpu;
 	uint8_t online[SPT_MAXCPU];   /* 1 = online (default after spt_reset: all) */
 	uint8_t locked[SPT_MAXCPU];   /* tdq lock held */
+	uint8_t hmp_locked;           /* hmp lock held */
 	uint64_t ticks, ns;
 	int hz;
 	int ipis[SPT_MAXCPU];         /* IPIs received per CPU */

@@ -14,6 +14,8 @@
 static struct spinlock tdq_locks[MAXCPU] = {
 	[0 ... MAXCPU - 1] = SPINLOCK_INIT("tdq"),
 };
+static struct spinlock hmp_lock = SPINLOCK_INIT("hmp");
+static uint64_t hmp_lock_flags;   /* RFLAGS of the holder, restored at unlock */
 
 int sched_plat_cpu_self(void)
 {
@@ -50,6 +52,19 @@ void sched_plat_tdq_unlock(int cpu)
 int sched_plat_tdq_owned(int cpu)
 {
 	return spin_held(&tdq_locks[cpu]);
+}
+
+/* Interrupts off while held: hmp is written from threads and read from
+ * the scheduling path. */
+void sched_plat_hmp_lock(void)
+{
+	uint64_t flags = spin_lock_irqsave(&hmp_lock);
+	hmp_lock_flags = flags;
+}
+
+void sched_plat_hmp_unlock(void)
+{
+	spin_unlock_irqrestore(&hmp_lock, hmp_lock_flags);
 }
 
 void sched_plat_relax(void)
