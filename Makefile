@@ -121,7 +121,7 @@ UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
 UNIT_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
 UNIT_SRCS_format  := kernel/lib/format.c
-UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c kernel/lib/parse.c
+UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c kernel/lib/parse.c kernel/lib/strbuf.c
 UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/format.c
 UNIT_SRCS_cpulist := kernel/shell/cpulist.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c

@@ -10,16 +10,23 @@
  * the value's text; SYSCTL_PROC_LONG(id, name, fn, size, descr) for values
  * that need a buffer of up to size bytes (the `sysctl` command allocates it;
  * short ones get SYSCTL_VALUE_MAX). The linker gathers all into one set
- * (.sysctl_set).
- * Values are read and written without locks: each is one aligned word or
- * a string that is only written from the shell.
+ * (.sysctl_set). Variables that need code to read or write them — or a
+ * family of them, one per CPU — are handlers:
+ *     SYSCTL_HANDLER(id, "kern.hmp.cpu.#.capacity", count, get, set, descr)
+ * where '#' stands for an index 0..count()-1 (count NULL: a single name
+ * without '#'), get(index, buf, len) writes the value's text and
+ * set(index, text, err, errlen) parses and applies it (0, or -1 with a
+ * one-line reason; set NULL: read-only).
+ * Plain values are read and written without locks: each is one aligned
+ * word or a string that is only written from the shell; handlers take
+ * whatever locks their subsystem needs.
  */
 #ifndef MOSAIC_SYSCTL_H
 #define MOSAIC_SYSCTL_H
 #include <stddef.h>
 #include <stdint.h>
 
-enum sysctl_type { SYSCTL_TYPE_INT, SYSCTL_TYPE_STRING, SYSCTL_TYPE_PROC };
+enum sysctl_type { SYSCTL_TYPE_INT, SYSCTL_TYPE_STRING, SYSCTL_TYPE_PROC, SYSCTL_TYPE_HANDLER };
 
 struct sysctl_oid {
 	const char *name;
@@ -30,6 +37,10 @@ struct sysctl_oid {
 	size_t size;                /* string buffer size; for PROC: value buffer size, 0 = default */
 	int64_t min, max;           /* write limits for ints; min > max: none */
 	void (*proc)(char *buf, size_t len);
+	/* SYSCTL_TYPE_HANDLER */
+	int (*count)(void);
+	void (*get)(int index, char *buf, size_t len);
+	int (*set)(int index, const char *value, char *err, size_t err_len);
 };
 
 #define SYSCTL_DEFINE(id) \
@@ -46,26 +57,40 @@ struct sysctl_oid {
 	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_PROC, .proc = fn, \
 			      .size = sz }
 
+#define SYSCTL_HANDLER(id, nm, cnt, g, st, d) \
+	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_HANDLER, \
+			      .writable = (st) != 0, .count = cnt, .get = g, .set = st }
+
 /* Buffer size that holds any value not declared with SYSCTL_PROC_LONG. */
 #define SYSCTL_VALUE_MAX 128
+/* Longest name, index expanded, with its NUL. */
+#define SYSCTL_NAME_MAX 96
 
 /* A set of oids (the kernel's comes from the linker; tests build their own). */
 struct sysctl_set {
 	const struct sysctl_oid *begin, *end;
 };
 
-/* Exact name lookup; NULL if absent. */
-const struct sysctl_oid *sysctl_find(const struct sysctl_set *set, const char *name);
-/* Next oid after prev in name order whose name equals prefix or starts with
- * "prefix." (prefix "" matches all); NULL after the last. */
-const struct sysctl_oid *sysctl_next(const struct sysctl_set *set, const struct sysctl_oid *prev,
-				     const char *prefix);
-/* Buffer size oid's value needs: SYSCTL_VALUE_MAX, or a long PROC's size. */
-size_t sysctl_value_size(const struct sysctl_oid *oid);
+/* One variable: an oid, and for a family member its index (-1 otherwise). */
+struct sysctl_ref {
+	const struct sysctl_oid *oid;
+	int index;
+};
+
+/* Exact name lookup: 0 with *out filled, -1 if absent. */
+int sysctl_find(const struct sysctl_set *set, const char *name, struct sysctl_ref *out);
+/* Steps *ref to the next variable (ref->oid NULL: the first) whose name
+ * equals prefix or starts with "prefix." (prefix "" matches all), in name
+ * order (family members by index); 0, or -1 after the last. */
+int sysctl_next(const struct sysctl_set *set, struct sysctl_ref *ref, const char *prefix);
+/* The variable's full name (index expanded). */
+void sysctl_name(const struct sysctl_ref *ref, char *buf, size_t len);
+/* Buffer size the value needs: SYSCTL_VALUE_MAX, or a long PROC's size. */
+size_t sysctl_value_size(const struct sysctl_ref *ref);
 /* Current value as text. */
-void sysctl_format(const struct sysctl_oid *oid, char *buf, size_t len);
+void sysctl_format(const struct sysctl_ref *ref, char *buf, size_t len);
 /* Parse and store value. Returns 0, or -1 with a one-line reason in err
- * (read-only, not a number, out of range, too long). */
-int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, size_t err_len);
+ * (read-only, not a number, out of range, too long, or the handler's). */
+int sysctl_write(const struct sysctl_ref *ref, const char *value, char *err, size_t err_len);
 
 #endif

@@ -4,15 +4,29 @@
 #include <printk.h>
 #include <string.h>
 #include <parse.h>
+#include <strbuf.h>
 
-const struct sysctl_oid *sysctl_find(const struct sysctl_set *set, const char *name)
+/* Members of oid's family; 0 for a plain variable. */
+static int family_size(const struct sysctl_oid *o)
 {
-	for (const struct sysctl_oid *o = set->begin; o < set->end; o++)
-		if (strcmp(o->name, name) == 0)
-			return o;
-	return NULL;
+	return o->type == SYSCTL_TYPE_HANDLER && o->count ? o->count() : 0;
 }
 
+void sysctl_name(const struct sysctl_ref *ref, char *buf, size_t len)
+{
+	struct strbuf sb;
+	strbuf_init(&sb, buf, len);
+	const char *hash = ref->index >= 0 ? strchr(ref->oid->name, '#') : NULL;
+	if (!hash) {
+		strbuf_puts(&sb, ref->oid->name);
+		return;
+	}
+	strbuf_put(&sb, ref->oid->name, (size_t)(hash - ref->oid->name));
+	strbuf_printf(&sb, "%d", ref->index);
+	strbuf_puts(&sb, hash + 1);
+}
+
+/* Whether name equals prefix or starts with "prefix." ("" matches all). */
 static int matches_prefix(const char *name, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -21,30 +35,85 @@ static int matches_prefix(const char *name, const char *prefix)
 	return strncmp(name, prefix, n) == 0 && (name[n] == 0 || name[n] == '.');
 }
 
-const struct sysctl_oid *sysctl_next(const struct sysctl_set *set, const struct sysctl_oid *prev,
-				     const char *prefix)
+int sysctl_find(const struct sysctl_set *set, const char *name, struct sysctl_ref *out)
 {
-	const struct sysctl_oid *best = NULL;
+	char buf[SYSCTL_NAME_MAX];
 	for (const struct sysctl_oid *o = set->begin; o < set->end; o++) {
-		if (!matches_prefix(o->name, prefix))
-			continue;
-		if (prev && strcmp(o->name, prev->name) <= 0)
-			continue;
-		if (!best || strcmp(o->name, best->name) < 0)
-			best = o;
+		int n = family_size(o);
+		if (!n && strcmp(o->name, name) == 0) {
+			*out = (struct sysctl_ref){ o, -1 };
+			return 0;
+		}
+		for (int i = 0; i < n; i++) {
+			struct sysctl_ref r = { o, i };
+			sysctl_name(&r, buf, sizeof(buf));
+			if (strcmp(buf, name) == 0) {
+				*out = r;
+				return 0;
+			}
+		}
 	}
-	return best;
+	return -1;
 }
 
-size_t sysctl_value_size(const struct sysctl_oid *oid)
+/* Name order: by the oid's name (a family's with its '#'), then index. */
+static int ref_cmp(const struct sysctl_ref *a, const struct sysctl_ref *b)
 {
-	if (oid->type == SYSCTL_TYPE_PROC && oid->size > SYSCTL_VALUE_MAX)
-		return oid->size;
+	int c = strcmp(a->oid->name, b->oid->name);
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Whether r's name matches prefix and comes after *after (NULL: any). */
+static int candidate(const struct sysctl_ref *r, const struct sysctl_ref *after, const char *prefix)
+{
+	char buf[SYSCTL_NAME_MAX];
+	sysctl_name(r, buf, sizeof(buf));
+	return matches_prefix(buf, prefix) && (!after || ref_cmp(r, after) > 0);
+}
+
+/* The first variable of o after *after (NULL: any) that matches prefix;
+ * oid NULL if none. */
+static struct sysctl_ref first_match(const struct sysctl_oid *o, const struct sysctl_ref *after,
+				     const char *prefix)
+{
+	struct sysctl_ref r = { o, -1 };
+	int n = family_size(o);
+	if (!n)
+		return candidate(&r, after, prefix) ? r : (struct sysctl_ref){ NULL, -1 };
+	for (r.index = after && after->oid == o ? after->index + 1 : 0; r.index < n; r.index++)
+		if (candidate(&r, after, prefix))
+			return r;
+	return (struct sysctl_ref){ NULL, -1 };
+}
+
+int sysctl_next(const struct sysctl_set *set, struct sysctl_ref *ref, const char *prefix)
+{
+	struct sysctl_ref best = { NULL, -1 };
+	const struct sysctl_ref *after = ref->oid ? ref : NULL;
+	for (const struct sysctl_oid *o = set->begin; o < set->end; o++) {
+		if (after && strcmp(o->name, after->oid->name) < 0)
+			continue;
+		struct sysctl_ref r = first_match(o, after, prefix);
+		if (r.oid && (!best.oid || ref_cmp(&r, &best) < 0))
+			best = r;
+	}
+	if (!best.oid)
+		return -1;
+	*ref = best;
+	return 0;
+}
+
+size_t sysctl_value_size(const struct sysctl_ref *ref)
+{
+	const struct sysctl_oid *o = ref->oid;
+	if (o->type == SYSCTL_TYPE_PROC && o->size > SYSCTL_VALUE_MAX)
+		return o->size;
 	return SYSCTL_VALUE_MAX;
 }
 
-void sysctl_format(const struct sysctl_oid *oid, char *buf, size_t len)
+void sysctl_format(const struct sysctl_ref *ref, char *buf, size_t len)
 {
+	const struct sysctl_oid *oid = ref->oid;
 	switch (oid->type) {
 	case SYSCTL_TYPE_INT:
 		ksnprintf(buf, len, "%lld", (long long)*(const int64_t *)oid->ptr);
@@ -55,19 +124,27 @@ void sysctl_format(const struct sysctl_oid *oid, char *buf, size_t len)
 	case SYSCTL_TYPE_PROC:
 		oid->proc(buf, len);
 		break;
+	case SYSCTL_TYPE_HANDLER:
+		oid->get(ref->index, buf, len);
+		break;
 	}
 }
 
-int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, size_t err_len)
+int sysctl_write(const struct sysctl_ref *ref, const char *value, char *err, size_t err_len)
 {
+	const struct sysctl_oid *oid = ref->oid;
+	char name[SYSCTL_NAME_MAX];
+	sysctl_name(ref, name, sizeof(name));
 	if (!oid->writable) {
-		ksnprintf(err, err_len, "%s is read-only", oid->name);
+		ksnprintf(err, err_len, "%s is read-only", name);
 		return -1;
 	}
+	if (oid->type == SYSCTL_TYPE_HANDLER)
+		return oid->set(ref->index, value, err, err_len);
 	if (oid->type == SYSCTL_TYPE_STRING) {
 		size_t n = strlen(value);
 		if (n + 1 > oid->size) {
-			ksnprintf(err, err_len, "%s: value longer than %zu characters", oid->name,
+			ksnprintf(err, err_len, "%s: value longer than %zu characters", name,
 				  oid->size - 1);
 			return -1;
 		}
@@ -79,7 +156,7 @@ int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, siz
 		lo = INT64_MIN;
 		hi = INT64_MAX;
 	}
-	if (parse_i64_range(value, lo, hi, &v, oid->name, err, err_len))
+	if (parse_i64_range(value, lo, hi, &v, name, err, err_len))
 		return -1;
 	*(int64_t *)oid->ptr = v;
 	return 0;

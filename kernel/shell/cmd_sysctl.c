@@ -11,28 +11,30 @@ static const struct sysctl_set kernel_set = { __sysctl_start, __sysctl_end };
 
 /* Prints "name: value" (with the description if asked). Long PROC values
  * get a heap buffer of their declared size and bypass printk's line limit. */
-static void print_oid(const struct sysctl_oid *o, int describe)
+static void print_oid(const struct sysctl_ref *r, int describe)
 {
-	char small[SYSCTL_VALUE_MAX];
-	size_t size = sysctl_value_size(o);
+	const struct sysctl_oid *o = r->oid;
+	char small[SYSCTL_VALUE_MAX], name[SYSCTL_NAME_MAX];
+	sysctl_name(r, name, sizeof(name));
+	size_t size = sysctl_value_size(r);
 	char *value = size > sizeof(small) ? kmalloc(size) : small;
 	if (!value) {
-		printk("%s: (no memory for a %zu-byte value)\n", o->name, size);
+		printk("%s: (no memory for a %zu-byte value)\n", name, size);
 		return;
 	}
-	sysctl_format(o, value, size);
+	sysctl_format(r, value, size);
 	if (value == small) {          /* one printk: the line is not interleaved */
 		if (describe)
-			printk("%s: %s  (%s%s)\n", o->name, value, o->descr,
+			printk("%s: %s  (%s%s)\n", name, value, o->descr,
 			       o->writable ? ", writable" : "");
 		else
-			printk("%s: %s\n", o->name, value);
+			printk("%s: %s\n", name, value);
 		return;
 	}
 	size_t n = strlen(value);
 	if (n && value[n - 1] == '\n')   /* multi-line values end their own last line */
 		n--;
-	printk("%s: ", o->name);
+	printk("%s: ", name);
 	console_write(value, n);
 	if (describe)
 		printk("  (%s%s)", o->descr, o->writable ? ", writable" : "");
@@ -44,9 +46,9 @@ static void print_oid(const struct sysctl_oid *o, int describe)
 static int print_tree(const char *name, int describe)
 {
 	int n = 0;
-	const struct sysctl_oid *o = NULL;
-	while ((o = sysctl_next(&kernel_set, o, name))) {
-		print_oid(o, describe);
+	struct sysctl_ref r = { NULL, -1 };
+	while (sysctl_next(&kernel_set, &r, name) == 0) {
+		print_oid(&r, describe);
 		n++;
 	}
 	return n;
@@ -82,22 +84,22 @@ static int cmd_sysctl(int argc, char **argv)
 			continue;
 		}
 		*eq = 0;
-		const struct sysctl_oid *o = sysctl_find(&kernel_set, argv[i]);
-		if (!o) {
+		struct sysctl_ref r;
+		if (sysctl_find(&kernel_set, argv[i], &r)) {
 			printk("sysctl: unknown oid '%s'\n", argv[i]);
 			status = 1;
 			continue;
 		}
 		char old[SYSCTL_VALUE_MAX], err[192];
-		sysctl_format(o, old, sizeof(old));
-		if (sysctl_write(o, eq + 1, err, sizeof(err))) {
+		sysctl_format(&r, old, sizeof(old));
+		if (sysctl_write(&r, eq + 1, err, sizeof(err))) {
 			printk("sysctl: %s\n", err);
 			status = 1;
 			continue;
 		}
 		char now[SYSCTL_VALUE_MAX];
-		sysctl_format(o, now, sizeof(now));
-		printk("%s: %s -> %s\n", o->name, old, now);
+		sysctl_format(&r, now, sizeof(now));
+		printk("%s: %s -> %s\n", argv[i], old, now);
 	}
 	return status;
 }

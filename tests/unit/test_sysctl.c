@@ -7,6 +7,7 @@
 #include <sysctl.h>
 #include <printk.h>
 #include <string.h>
+#include <parse.h>
 
 static int64_t hz = 100, level = 3, free_int;
 static char name_buf[8] = "abc";
@@ -16,7 +17,22 @@ static void answer_proc(char *buf, size_t len)
 	ksnprintf(buf, len, "%d", 42);
 }
 
+/* A family of three: "cpu.#.speed", values 10 * index + offset. */
+static int64_t speed_offset;
+static int three(void) { return 3; }
+static void speed_get(int i, char *buf, size_t len) { ksnprintf(buf, len, "%lld", (long long)(10 * i + speed_offset)); }
+static int speed_set(int i, const char *v, char *err, size_t len)
+{
+	int64_t x;
+	if (parse_i64_range(v, 0, 99, &x, "speed", err, len))
+		return -1;
+	speed_offset = x - 10 * i;
+	return 0;
+}
+
 static const struct sysctl_oid oids[] = {
+	{ .name = "cpu.#.speed", .descr = "family", .type = SYSCTL_TYPE_HANDLER, .writable = 1,
+	  .count = three, .get = speed_get, .set = speed_set },
 	{ .name = "kern.hz", .descr = "ticks", .type = SYSCTL_TYPE_INT, .ptr = &hz },
 	{ .name = "debug.level", .descr = "lvl", .type = SYSCTL_TYPE_INT, .writable = 1,
 	  .ptr = &level, .min = 0, .max = 9 },
@@ -29,53 +45,102 @@ static const struct sysctl_oid oids[] = {
 };
 static const struct sysctl_set set = { oids, oids + sizeof(oids) / sizeof(oids[0]) };
 
+/* The variable called name (the test fails if there is none). */
+static struct sysctl_ref ref(const char *name)
+{
+	struct sysctl_ref r;
+	assert_int_equal(sysctl_find(&set, name, &r), 0);
+	return r;
+}
+
+static int write(const char *name, const char *value, char *err, size_t len)
+{
+	struct sysctl_ref r = ref(name);
+	return sysctl_write(&r, value, err, len);
+}
+
 static void test_find_and_format(void **state)
 {
 	(void)state;
 	char buf[32];
-	assert_null(sysctl_find(&set, "kern"));
-	assert_null(sysctl_find(&set, "kern.hz.x"));
-	sysctl_format(sysctl_find(&set, "kern.hz"), buf, sizeof(buf));
+	struct sysctl_ref r;
+	assert_int_equal(sysctl_find(&set, "kern", &r), -1);
+	assert_int_equal(sysctl_find(&set, "kern.hz.x", &r), -1);
+	assert_int_equal(sysctl_find(&set, "cpu.#.speed", &r), -1);   /* the template is no name */
+	assert_int_equal(sysctl_find(&set, "cpu.3.speed", &r), -1);   /* beyond the family */
+	r = ref("kern.hz");
+	sysctl_format(&r, buf, sizeof(buf));
 	assert_string_equal(buf, "100");
-	sysctl_format(sysctl_find(&set, "kern.name"), buf, sizeof(buf));
+	r = ref("kern.name");
+	sysctl_format(&r, buf, sizeof(buf));
 	assert_string_equal(buf, "abc");
-	sysctl_format(sysctl_find(&set, "hw.answer"), buf, sizeof(buf));
+	r = ref("hw.answer");
+	sysctl_format(&r, buf, sizeof(buf));
 	assert_string_equal(buf, "42");
+	r = ref("cpu.2.speed");
+	assert_int_equal(r.index, 2);
+	sysctl_format(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "20");
 }
 
 static void test_listing_is_sorted_and_prefix_exact(void **state)
 {
 	(void)state;
-	const char *expect_all[] = { "debug.any", "debug.level", "hw.answer", "kern.hz",
-				     "kern.name", "kernel.other" };
-	const struct sysctl_oid *o = NULL;
+	const char *expect_all[] = { "cpu.0.speed", "cpu.1.speed", "cpu.2.speed", "debug.any",
+				     "debug.level", "hw.answer", "kern.hz", "kern.name", "kernel.other" };
+	struct sysctl_ref r = { NULL, -1 };
+	char name[SYSCTL_NAME_MAX];
 	size_t i = 0;
-	while ((o = sysctl_next(&set, o, "")))
-		assert_string_equal(o->name, expect_all[i++]);
-	assert_int_equal(i, 6);
-	o = sysctl_next(&set, NULL, "kern");
-	assert_string_equal(o->name, "kern.hz");
-	o = sysctl_next(&set, o, "kern");
-	assert_string_equal(o->name, "kern.name");
-	assert_null(sysctl_next(&set, o, "kern"));   /* not kernel.other */
-	o = sysctl_next(&set, NULL, "kern.hz");
-	assert_string_equal(o->name, "kern.hz");
-	assert_null(sysctl_next(&set, NULL, "ker"));
+	while (sysctl_next(&set, &r, "") == 0) {
+		sysctl_name(&r, name, sizeof(name));
+		assert_string_equal(name, expect_all[i++]);
+	}
+	assert_int_equal(i, 9);
+	r = (struct sysctl_ref){ NULL, -1 };
+	assert_int_equal(sysctl_next(&set, &r, "kern"), 0);
+	assert_string_equal(r.oid->name, "kern.hz");
+	assert_int_equal(sysctl_next(&set, &r, "kern"), 0);
+	assert_string_equal(r.oid->name, "kern.name");
+	assert_int_equal(sysctl_next(&set, &r, "kern"), -1);   /* not kernel.other */
+	r = (struct sysctl_ref){ NULL, -1 };
+	assert_int_equal(sysctl_next(&set, &r, "kern.hz"), 0);
+	assert_string_equal(r.oid->name, "kern.hz");
+	r = (struct sysctl_ref){ NULL, -1 };
+	assert_int_equal(sysctl_next(&set, &r, "ker"), -1);
+	r = (struct sysctl_ref){ NULL, -1 };
+	assert_int_equal(sysctl_next(&set, &r, "cpu.1"), 0);   /* one member of a family */
+	assert_int_equal(r.index, 1);
+	assert_int_equal(sysctl_next(&set, &r, "cpu.1"), -1);
 }
 
 static void test_writes(void **state)
 {
 	(void)state;
 	char err[96];
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "7", err, sizeof(err)), 0);
+	assert_int_equal(write("debug.level", "7", err, sizeof(err)), 0);
 	assert_int_equal(level, 7);
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "0x9", err, sizeof(err)), 0);
+	assert_int_equal(write("debug.level", "0x9", err, sizeof(err)), 0);
 	assert_int_equal(level, 9);
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.any"), "-9223372036854775808", err,
+	assert_int_equal(write("debug.any", "-9223372036854775808", err,
 				      sizeof(err)), 0);
 	assert_int_equal(free_int, INT64_MIN);
-	assert_int_equal(sysctl_write(sysctl_find(&set, "kern.name"), "xyz1234", err, sizeof(err)), 0);
+	assert_int_equal(write("kern.name", "xyz1234", err, sizeof(err)), 0);
 	assert_string_equal(name_buf, "xyz1234");
+}
+
+static void test_family_writes(void **state)
+{
+	(void)state;
+	char err[96], buf[32];
+	speed_offset = 0;
+	assert_int_equal(write("cpu.1.speed", "15", err, sizeof(err)), 0);
+	struct sysctl_ref r = ref("cpu.1.speed");
+	sysctl_format(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "15");
+	assert_int_equal(write("cpu.1.speed", "100", err, sizeof(err)), -1);
+	assert_string_equal(err, "speed: 100 is outside 0..99");
+	sysctl_format(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "15");
 }
 
 static void test_bad_writes_change_nothing(void **state)
@@ -83,25 +148,25 @@ static void test_bad_writes_change_nothing(void **state)
 	(void)state;
 	char err[96];
 	level = 5;
-	assert_int_equal(sysctl_write(sysctl_find(&set, "kern.hz"), "1000", err, sizeof(err)), -1);
+	assert_int_equal(write("kern.hz", "1000", err, sizeof(err)), -1);
 	assert_string_equal(err, "kern.hz is read-only");
 	assert_int_equal(hz, 100);
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "10", err, sizeof(err)), -1);
+	assert_int_equal(write("debug.level", "10", err, sizeof(err)), -1);
 	assert_string_equal(err, "debug.level: 10 is outside 0..9");
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "4x", err, sizeof(err)), -1);
+	assert_int_equal(write("debug.level", "4x", err, sizeof(err)), -1);
 	assert_string_equal(err, "debug.level: '4x' is not a number (0..9)");
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "", err, sizeof(err)), -1);
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.level"), "-", err, sizeof(err)), -1);
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.any"), "9223372036854775808", err,
+	assert_int_equal(write("debug.level", "", err, sizeof(err)), -1);
+	assert_int_equal(write("debug.level", "-", err, sizeof(err)), -1);
+	assert_int_equal(write("debug.any", "9223372036854775808", err,
 				      sizeof(err)), -1);
-	assert_int_equal(sysctl_write(sysctl_find(&set, "debug.any"), "99999999999999999999", err,
+	assert_int_equal(write("debug.any", "99999999999999999999", err,
 				      sizeof(err)), -1);
 	assert_int_equal(level, 5);
 	strcpy(name_buf, "abc");
-	assert_int_equal(sysctl_write(sysctl_find(&set, "kern.name"), "12345678", err, sizeof(err)), -1);
+	assert_int_equal(write("kern.name", "12345678", err, sizeof(err)), -1);
 	assert_string_equal(err, "kern.name: value longer than 7 characters");
 	assert_string_equal(name_buf, "abc");
-	assert_int_equal(sysctl_write(sysctl_find(&set, "hw.answer"), "1", err, sizeof(err)), -1);
+	assert_int_equal(write("hw.answer", "1", err, sizeof(err)), -1);
 }
 
 int main(void)
@@ -110,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_find_and_format),
 		cmocka_unit_test(test_listing_is_sorted_and_prefix_exact),
 		cmocka_unit_test(test_writes),
+		cmocka_unit_test(test_family_writes),
 		cmocka_unit_test(test_bad_writes_change_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
