@@ -145,6 +145,8 @@ UNIT_SRCS_ule_search   := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_pickcpu  := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_balance  := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_wakeup   := $(ULE_TEST_SRCS)
+UNIT_SRCS_hmp          := kernel/sched/hmp.c tests/unit/sched_plat_test.c
+UNIT_SRCS_hmp_race     := kernel/sched/hmp.c tests/unit/sched_plat_mt.c
 # The race test runs the core on pthreads (sched_plat_mt.c) under ThreadSanitizer.
 UNIT_SRCS_ule_race     := $(filter-out tests/unit/sched_plat_test.c,$(ULE_TEST_SRCS)) tests/unit/sched_plat_mt.c
 # --- end ---
@@ -157,7 +159,7 @@ $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpu
 $(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
 $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
-$(BUILD)/unit/test_ule_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
+$(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 

@@ -21,6 +21,7 @@
 #include <ioapic.h>
 #include <lapic.h>
 #include <emul/machine_platform.h>
+#include <hmp_sources.h>
 #include <percpu.h>
 #include <trap.h>
 #include <version.h>
@@ -51,6 +52,7 @@ static void kernel_main_continued(void *arg)
 	cpu_sti();                  /* the boot CPU ticks while the others start */
 	smp_start_aps();
 	machine_platform_apply();   /* before anything reads the descriptors */
+	hmp_sources_init();         /* capacities and scores, before the scheduler */
 	thread_boot();              /* from here on this flow is thread "main" */
 	shell_main(cmdline_get("run"));
 }

@@ -27,6 +27,7 @@
  */
 #ifndef MOSAIC_SCHED_HMP_H
 #define MOSAIC_SCHED_HMP_H
+#include <stddef.h>
 #include <stdint.h>
 
 #define HMP_CAPACITY_MAX 1024
@@ -65,9 +66,9 @@ void hmp_init(int ncpu);
 void hmp_provide(enum hmp_provider p, int cpu, unsigned mask, int capacity, int perf, int ee);
 /* Provider p no longer knows the fields in mask of cpu (-1: every CPU). */
 void hmp_withdraw(enum hmp_provider p, int cpu, unsigned mask);
-/* Whether provider p applies, and a one-line reason (copied, shown by the
- * `hmp` command): "HFI table of 8 rows", "not supported: no CPUID
- * 0x06 HWP bit", ... */
+/* Whether provider p applies, and a one-line reason (copied, at most 127
+ * characters, shown by the `hmp` command): "HFI table of 8 rows", "not
+ * supported: no CPUID 0x06 HWP bit", ... */
 void hmp_set_status(enum hmp_provider p, int active, const char *why);
 /* Resolves every CPU from the providers, recomputes the weights, and
  * publishes the records that changed (bumping their generations and the
@@ -90,11 +91,14 @@ int hmp_avoid(int cpu);
 uint64_t hmp_generation(void);
 /* 1 while the last publication found every perf 0 (ignored). */
 int hmp_all_perf_zero(void);
-/* Provider status as last set; name: "manual", "HFI", "machine", "HWP",
- * "core type", "all equal". */
+/* A provider's name: "manual", "HFI", "machine", "HWP", "core type",
+ * "all equal". */
 const char *hmp_provider_name(enum hmp_provider p);
-int hmp_provider_status(enum hmp_provider p, const char **why);
-/* What provider p last gave for cpu (mask of fields it has, values out). */
+/* Whether provider p applies, with its reason copied into why (len bytes).
+ * Takes the hmp lock: not from the scheduling path. */
+int hmp_provider_status(enum hmp_provider p, char *why, size_t len);
+/* What provider p last gave for cpu (mask of fields it has, values out).
+ * Takes the hmp lock. */
 unsigned hmp_provider_values(enum hmp_provider p, int cpu, int *capacity, int *perf, int *ee);
 
 #endif

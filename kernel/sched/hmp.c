@@ -1,0 +1,270 @@
+/*
+ * hmp.c — per-CPU capacity and scores (see hmp.h): what each provider gave,
+ * the resolution in provider order, the weights, and the lock-free
+ * publication through a per-CPU sequence count.
+ */
+#include "hmp.h"
+#include "sched_plat.h"
+
+#define HMP_WHY_MAX 128
+
+/* What one provider gave for one CPU (writer side, under the hmp lock). */
+struct hmp_given {
+	uint8_t mask;
+	uint16_t capacity, perf, ee;
+};
+
+/* The published record of one CPU: every field is stored and loaded whole
+ * (relaxed atomics); seq is odd while a writer changes them. */
+struct hmp_pub {
+	uint32_t seq;
+	struct hmp_cpu rec;
+} __attribute__((aligned(64)));
+
+static int hmp_cpus;
+static struct hmp_given *given[HMP_NPROV];   /* [provider][cpu] */
+static struct hmp_pub *pub;
+static uint64_t hmp_gen;
+static int hmp_zero;
+static struct {
+	int active;
+	char why[HMP_WHY_MAX];
+} status[HMP_NPROV];
+
+static const char *const provider_names[HMP_NPROV] = {
+	[HMP_PROV_MANUAL] = "manual", [HMP_PROV_HFI] = "HFI", [HMP_PROV_MACHINE] = "machine",
+	[HMP_PROV_HWP] = "HWP", [HMP_PROV_CORETYPE] = "core type", [HMP_PROV_DEFAULT] = "all equal",
+};
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void copy_why(char *dst, const char *src)
+{
+	int i = 0;
+	for (; src && src[i] && i < HMP_WHY_MAX - 1; i++)
+		dst[i] = src[i];
+	dst[i] = 0;
+}
+
+/* See hmp.h. */
+void hmp_init(int ncpu)
+{
+	hmp_cpus = ncpu;
+	for (int p = 0; p < HMP_NPROV; p++) {
+		given[p] = sched_plat_alloc(sizeof(struct hmp_given) * (size_t)ncpu);
+		if (!given[p])
+			sched_plat_panic("hmp_init: no memory");
+	}
+	pub = sched_plat_alloc(sizeof(struct hmp_pub) * (size_t)ncpu);
+	if (!pub)
+		sched_plat_panic("hmp_init: no memory");
+	for (int c = 0; c < ncpu; c++)
+		given[HMP_PROV_DEFAULT][c] = (struct hmp_given){ HMP_CAPACITY | HMP_PERF | HMP_EE,
+								 HMP_CAPACITY_MAX, HMP_SCORE_MAX,
+								 HMP_SCORE_MAX };
+	copy_why(status[HMP_PROV_DEFAULT].why, "capacity 1024 and scores 1020 where nobody knows better");
+	status[HMP_PROV_DEFAULT].active = 1;
+	for (int p = 0; p < HMP_PROV_DEFAULT; p++)
+		copy_why(status[p].why, "nothing provided yet");
+	hmp_publish();
+}
+
+/* See hmp.h. */
+void hmp_provide(enum hmp_provider p, int cpu, unsigned mask, int capacity, int perf, int ee)
+{
+	if (p >= HMP_PROV_DEFAULT || cpu < 0 || cpu >= hmp_cpus)
+		return;
+	sched_plat_hmp_lock();
+	struct hmp_given *g = &given[p][cpu];
+	g->mask |= (uint8_t)(mask & (HMP_CAPACITY | HMP_PERF | HMP_EE));
+	if (mask & HMP_CAPACITY)
+		g->capacity = (uint16_t)clamp(capacity, 1, HMP_CAPACITY_MAX);
+	if (mask & HMP_PERF)
+		g->perf = (uint16_t)clamp(perf, 0, HMP_SCORE_MAX);
+	if (mask & HMP_EE)
+		g->ee = (uint16_t)clamp(ee, 0, HMP_SCORE_MAX);
+	sched_plat_hmp_unlock();
+}
+
+/* See hmp.h. */
+void hmp_withdraw(enum hmp_provider p, int cpu, unsigned mask)
+{
+	if (p >= HMP_PROV_DEFAULT || cpu >= hmp_cpus)
+		return;
+	sched_plat_hmp_lock();
+	for (int c = cpu < 0 ? 0 : cpu; c < (cpu < 0 ? hmp_cpus : cpu + 1); c++)
+		given[p][c].mask &= (uint8_t)~mask;
+	sched_plat_hmp_unlock();
+}
+
+/* See hmp.h. */
+void hmp_set_status(enum hmp_provider p, int active, const char *why)
+{
+	if (p >= HMP_PROV_DEFAULT)
+		return;
+	sched_plat_hmp_lock();
+	status[p].active = active;
+	copy_why(status[p].why, why);
+	sched_plat_hmp_unlock();
+}
+
+/* The highest provider that gives field for cpu (DEFAULT always does). */
+static enum hmp_provider source_of(int cpu, unsigned field)
+{
+	enum hmp_provider p = HMP_PROV_MANUAL;
+	while (p < HMP_PROV_DEFAULT && !(given[p][cpu].mask & field))
+		p++;
+	return p;
+}
+
+/* cpu's record from the providers, before weights and marks. */
+static struct hmp_cpu resolve(int cpu)
+{
+	struct hmp_cpu r = { 0 };
+	r.capacity_from = (uint8_t)source_of(cpu, HMP_CAPACITY);
+	r.perf_from = (uint8_t)source_of(cpu, HMP_PERF);
+	r.ee_from = (uint8_t)source_of(cpu, HMP_EE);
+	r.capacity = given[r.capacity_from][cpu].capacity;
+	r.perf = given[r.perf_from][cpu].perf;
+	r.ee = given[r.ee_from][cpu].ee;
+	return r;
+}
+
+/* Stores r as cpu's record for lock-free readers (seq odd meanwhile). */
+static void store(int cpu, const struct hmp_cpu *r)
+{
+	struct hmp_pub *p = &pub[cpu];
+	uint32_t seq = p->seq;
+	__atomic_store_n(&p->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&p->rec.capacity, r->capacity, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.weight, r->weight, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.perf, r->perf, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.ee, r->ee, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.avoid, r->avoid, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.capacity_from, r->capacity_from, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.perf_from, r->perf_from, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.ee_from, r->ee_from, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.generation, r->generation, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+static int same(const struct hmp_cpu *a, const struct hmp_cpu *b)
+{
+	return a->capacity == b->capacity && a->weight == b->weight && a->perf == b->perf &&
+	       a->ee == b->ee && a->avoid == b->avoid && a->capacity_from == b->capacity_from &&
+	       a->perf_from == b->perf_from && a->ee_from == b->ee_from;
+}
+
+/* See hmp.h. Capacities are scaled so that the fastest CPU is 1024; the
+ * weight is HMP_WEIGHT_SLOWEST × slowest / capacity, rounded. */
+int hmp_publish(void)
+{
+	int changed = 0, cap_max = 1, cap_min = HMP_CAPACITY_MAX, all_zero = 1;
+	sched_plat_hmp_lock();
+	for (int c = 0; c < hmp_cpus; c++) {
+		struct hmp_cpu r = resolve(c);
+		cap_max = r.capacity > cap_max ? r.capacity : cap_max;
+		all_zero &= r.perf == 0;
+	}
+	for (int c = 0; c < hmp_cpus; c++) {
+		int cap = (resolve(c).capacity * HMP_CAPACITY_MAX + cap_max / 2) / cap_max;
+		cap_min = cap < cap_min ? cap : cap_min;
+	}
+	cap_min = cap_min < 1 ? 1 : cap_min;
+	for (int c = 0; c < hmp_cpus; c++) {
+		struct hmp_cpu r = resolve(c), old;
+		r.capacity = (uint16_t)clamp((r.capacity * HMP_CAPACITY_MAX + cap_max / 2) / cap_max, 1,
+					     HMP_CAPACITY_MAX);
+		r.weight = (uint16_t)((HMP_WEIGHT_SLOWEST * cap_min + r.capacity / 2) / r.capacity);
+		r.avoid = r.perf == 0 && !all_zero;
+		hmp_read(c, &old);
+		if (same(&r, &old) && old.generation)
+			continue;
+		r.generation = old.generation + 1;
+		store(c, &r);
+		changed++;
+	}
+	if (changed)
+		__atomic_store_n(&hmp_gen, hmp_gen + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&hmp_zero, all_zero, __ATOMIC_RELAXED);
+	sched_plat_hmp_unlock();
+	return changed;
+}
+
+/* ---- readers ---- */
+
+int hmp_ncpu(void)
+{
+	return hmp_cpus;
+}
+
+/* See hmp.h: retries while a writer is inside the record. */
+void hmp_read(int cpu, struct hmp_cpu *out)
+{
+	const struct hmp_pub *p = &pub[cpu];
+	for (;;) {
+		uint32_t s1 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+		if (s1 & 1) {
+			sched_plat_relax();
+			continue;
+		}
+		out->capacity = __atomic_load_n(&p->rec.capacity, __ATOMIC_RELAXED);
+		out->weight = __atomic_load_n(&p->rec.weight, __ATOMIC_RELAXED);
+		out->perf = __atomic_load_n(&p->rec.perf, __ATOMIC_RELAXED);
+		out->ee = __atomic_load_n(&p->rec.ee, __ATOMIC_RELAXED);
+		out->avoid = __atomic_load_n(&p->rec.avoid, __ATOMIC_RELAXED);
+		out->capacity_from = __atomic_load_n(&p->rec.capacity_from, __ATOMIC_RELAXED);
+		out->perf_from = __atomic_load_n(&p->rec.perf_from, __ATOMIC_RELAXED);
+		out->ee_from = __atomic_load_n(&p->rec.ee_from, __ATOMIC_RELAXED);
+		out->generation = __atomic_load_n(&p->rec.generation, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s1)
+			return;
+	}
+}
+
+int hmp_capacity(int cpu) { return __atomic_load_n(&pub[cpu].rec.capacity, __ATOMIC_RELAXED); }
+int hmp_weight(int cpu) { return __atomic_load_n(&pub[cpu].rec.weight, __ATOMIC_RELAXED); }
+int hmp_perf(int cpu) { return __atomic_load_n(&pub[cpu].rec.perf, __ATOMIC_RELAXED); }
+int hmp_ee(int cpu) { return __atomic_load_n(&pub[cpu].rec.ee, __ATOMIC_RELAXED); }
+int hmp_avoid(int cpu) { return __atomic_load_n(&pub[cpu].rec.avoid, __ATOMIC_RELAXED); }
+uint64_t hmp_generation(void) { return __atomic_load_n(&hmp_gen, __ATOMIC_ACQUIRE); }
+int hmp_all_perf_zero(void) { return __atomic_load_n(&hmp_zero, __ATOMIC_RELAXED); }
+
+const char *hmp_provider_name(enum hmp_provider p)
+{
+	return p < HMP_NPROV ? provider_names[p] : "?";
+}
+
+/* See hmp.h. */
+int hmp_provider_status(enum hmp_provider p, char *why, size_t len)
+{
+	if (p >= HMP_NPROV || len == 0)
+		return 0;
+	sched_plat_hmp_lock();
+	size_t i = 0;
+	for (; status[p].why[i] && i + 1 < len; i++)
+		why[i] = status[p].why[i];
+	why[i] = 0;
+	int active = status[p].active;
+	sched_plat_hmp_unlock();
+	return active;
+}
+
+/* See hmp.h. */
+unsigned hmp_provider_values(enum hmp_provider p, int cpu, int *capacity, int *perf, int *ee)
+{
+	if (p >= HMP_NPROV || cpu < 0 || cpu >= hmp_cpus)
+		return 0;
+	sched_plat_hmp_lock();
+	struct hmp_given g = given[p][cpu];
+	sched_plat_hmp_unlock();
+	*capacity = g.capacity;
+	*perf = g.perf;
+	*ee = g.ee;
+	return g.mask;
+}

@@ -1,0 +1,169 @@
+/* Host tests of hmp (kernel/sched/hmp.c): the providers' order and
+ * withdrawal, capacity scaling and weights (the i7-1370P model: P 138,
+ * E 256), perf-0 marks and the all-zero rule, generations. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "../../kernel/sched/hmp.h"
+#include "sched_plat_test.h"
+
+static struct hmp_cpu rd(int cpu)
+{
+	struct hmp_cpu r;
+	hmp_read(cpu, &r);
+	return r;
+}
+
+/* ncpu CPUs with only the "all equal" provider. */
+static void fresh(int ncpu)
+{
+	spt_reset(ncpu, NULL);
+	hmp_init(ncpu);
+}
+
+static void test_all_equal_by_default(void **state)
+{
+	(void)state;
+	fresh(4);
+	for (int c = 0; c < 4; c++) {
+		struct hmp_cpu r = rd(c);
+		assert_int_equal(r.capacity, 1024);
+		assert_int_equal(r.weight, 256);
+		assert_int_equal(r.perf, 1020);
+		assert_int_equal(r.ee, 1020);
+		assert_int_equal(r.avoid, 0);
+		assert_int_equal(r.capacity_from, HMP_PROV_DEFAULT);
+		assert_int_equal(r.generation, 1);
+	}
+	char why[96];
+	assert_int_equal(hmp_provider_status(HMP_PROV_DEFAULT, why, sizeof(why)), 1);
+	assert_int_equal(hmp_provider_status(HMP_PROV_HFI, why, sizeof(why)), 0);
+	assert_string_equal(why, "nothing provided yet");
+}
+
+/* CPUs 0-1 P, 2-3 E; every provider gives capacities, the highest wins. */
+static void test_provider_order(void **state)
+{
+	(void)state;
+	fresh(4);
+	for (int c = 2; c < 4; c++)
+		hmp_provide(HMP_PROV_CORETYPE, c, HMP_CAPACITY, 600, 0, 0);
+	hmp_publish();
+	assert_int_equal(rd(2).capacity, 600);
+	assert_int_equal(rd(2).capacity_from, HMP_PROV_CORETYPE);
+	assert_int_equal(rd(0).capacity, 1024);
+	assert_int_equal(rd(0).weight, 150);              /* 256 * 600 / 1024 */
+	for (int c = 0; c < 4; c++)
+		hmp_provide(HMP_PROV_HWP, c, HMP_CAPACITY, c < 2 ? 1024 : 596, 0, 0);
+	hmp_publish();
+	assert_int_equal(rd(3).capacity, 596);
+	assert_int_equal(rd(3).capacity_from, HMP_PROV_HWP);
+	for (int c = 0; c < 4; c++)
+		hmp_provide(HMP_PROV_MACHINE, c, HMP_CAPACITY | HMP_PERF | HMP_EE, c < 2 ? 1024 : 553,
+			    c < 2 ? 976 : 560, c < 2 ? 320 : 800);
+	hmp_publish();
+	assert_int_equal(rd(3).capacity, 553);
+	assert_int_equal(rd(3).perf, 560);
+	assert_int_equal(rd(3).perf_from, HMP_PROV_MACHINE);
+	hmp_provide(HMP_PROV_HFI, 3, HMP_PERF | HMP_EE, 0, 400, 900);
+	hmp_publish();
+	assert_int_equal(rd(3).perf, 400);
+	assert_int_equal(rd(3).capacity, 553);            /* HFI gives no capacity */
+	hmp_provide(HMP_PROV_MANUAL, 3, HMP_CAPACITY, 300, 0, 0);
+	hmp_publish();
+	assert_int_equal(rd(3).capacity, 300);
+	assert_int_equal(rd(3).capacity_from, HMP_PROV_MANUAL);
+	assert_int_equal(rd(3).weight, 256);
+	assert_int_equal(rd(2).weight, 139);              /* 256 * 300 / 553 */
+	hmp_withdraw(HMP_PROV_MANUAL, 3, HMP_CAPACITY);
+	hmp_publish();
+	assert_int_equal(rd(3).capacity, 553);
+	hmp_withdraw(HMP_PROV_HFI, -1, HMP_PERF | HMP_EE);
+	hmp_publish();
+	assert_int_equal(rd(3).perf, 560);
+}
+
+/* The i7-1370P model: speeds P 1.0, E 0.54 → capacities 1024 / 553 and
+ * weights 138 / 256 (the seed report's factor: 256 / (1 / 0.54)). */
+static void test_weights_i7_1370p(void **state)
+{
+	(void)state;
+	fresh(20);
+	for (int c = 0; c < 20; c++)
+		hmp_provide(HMP_PROV_MACHINE, c, HMP_CAPACITY, c < 12 ? 1024 : 553, 0, 0);
+	assert_int_equal(hmp_publish(), 20);
+	for (int c = 0; c < 20; c++) {
+		assert_int_equal(rd(c).weight, c < 12 ? 138 : 256);
+		assert_int_equal(hmp_weight(c), c < 12 ? 138 : 256);
+	}
+}
+
+/* Provider values need not be scaled: the fastest CPU becomes 1024. */
+static void test_capacity_scaling(void **state)
+{
+	(void)state;
+	fresh(2);
+	hmp_provide(HMP_PROV_MANUAL, 0, HMP_CAPACITY, 500, 0, 0);
+	hmp_provide(HMP_PROV_MANUAL, 1, HMP_CAPACITY, 250, 0, 0);
+	hmp_publish();
+	assert_int_equal(rd(0).capacity, 1024);
+	assert_int_equal(rd(1).capacity, 512);
+	assert_int_equal(rd(1).weight, 256);
+	assert_int_equal(rd(0).weight, 128);
+	hmp_provide(HMP_PROV_MANUAL, 0, HMP_CAPACITY, 5000, 0, 0);   /* clamped to 1024 */
+	hmp_publish();
+	assert_int_equal(rd(0).capacity, 1024);
+	assert_int_equal(rd(1).capacity, 250);
+}
+
+static void test_perf_zero_marks(void **state)
+{
+	(void)state;
+	fresh(3);
+	hmp_provide(HMP_PROV_HFI, 1, HMP_PERF, 0, 0, 0);
+	hmp_publish();
+	assert_int_equal(rd(1).avoid, 1);
+	assert_int_equal(hmp_avoid(1), 1);
+	assert_int_equal(rd(0).avoid, 0);
+	assert_int_equal(hmp_all_perf_zero(), 0);
+	for (int c = 0; c < 3; c++)
+		hmp_provide(HMP_PROV_HFI, c, HMP_PERF | HMP_EE, 0, 0, 0);
+	hmp_publish();
+	for (int c = 0; c < 3; c++)
+		assert_int_equal(rd(c).avoid, 0);            /* all zero: no information */
+	assert_int_equal(hmp_all_perf_zero(), 1);
+}
+
+static void test_generations(void **state)
+{
+	(void)state;
+	fresh(2);
+	uint64_t g = hmp_generation();
+	assert_int_equal(hmp_publish(), 0);               /* nothing changed */
+	assert_true(hmp_generation() == g);
+	hmp_provide(HMP_PROV_HFI, 1, HMP_PERF, 0, 700, 0);
+	assert_int_equal(hmp_publish(), 1);
+	assert_true(hmp_generation() == g + 1);
+	assert_int_equal(rd(1).generation, 2);
+	assert_int_equal(rd(0).generation, 1);
+	hmp_provide(HMP_PROV_HFI, 1, HMP_PERF, 0, 700, 0);   /* same value again */
+	assert_int_equal(hmp_publish(), 0);
+	assert_int_equal(rd(1).generation, 2);
+	assert_int_equal(spt.hmp_locked, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_equal_by_default),
+		cmocka_unit_test(test_provider_order),
+		cmocka_unit_test(test_weights_i7_1370p),
+		cmocka_unit_test(test_capacity_scaling),
+		cmocka_unit_test(test_perf_zero_marks),
+		cmocka_unit_test(test_generations),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

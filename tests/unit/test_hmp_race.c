@@ -1,0 +1,89 @@
+/* Race test of hmp's lock-free publication (kernel/sched/hmp.c) on host
+ * threads under ThreadSanitizer: two writers keep changing every CPU's
+ * capacity and scores (each record kept self-consistent: capacity = perf
+ * = ee on CPUs 1..n-1) while two readers check that every record they read
+ * is whole (never half old, half new) and that generations never go
+ * backwards. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <cmocka.h>
+#include "../../kernel/sched/hmp.h"
+#include "sched_plat_mt.h"
+
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "halt_on_error=1:abort_on_error=1";
+}
+
+#define NCPU 8
+#define ROUNDS 20000
+static int stop;
+static long torn, backwards;   /* what the readers saw wrong (atomic) */
+
+/* CPU 0 stays at 1024 (so no rescaling); CPUs 1.. get 4 * v for all three. */
+static void *writer(void *arg)
+{
+	uint64_t v = (uint64_t)(intptr_t)arg;
+	mt_self = 0;
+	for (int i = 0; i < ROUNDS; i++) {
+		v = (v * 1103515245 + 12345) & 0xffff;
+		int val = 4 * (int)(1 + v % 255);
+		hmp_provide(HMP_PROV_MANUAL, 0, HMP_CAPACITY, 1024, 0, 0);
+		for (int c = 1; c < NCPU; c++)
+			hmp_provide(HMP_PROV_MANUAL, c, HMP_CAPACITY | HMP_PERF | HMP_EE, val, val, val);
+		hmp_publish();
+	}
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	(void)arg;
+	uint64_t last[NCPU] = { 0 };
+	long reads = 0;
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE) || reads < 1000) {
+		for (int c = 1; c < NCPU; c++) {
+			struct hmp_cpu r;
+			hmp_read(c, &r);
+			if (r.capacity_from == HMP_PROV_MANUAL && (r.capacity != r.perf || r.perf != r.ee))
+				__atomic_fetch_add(&torn, 1, __ATOMIC_RELAXED);
+			if (r.generation < last[c])
+				__atomic_fetch_add(&backwards, 1, __ATOMIC_RELAXED);
+			last[c] = r.generation;
+			reads++;
+		}
+	}
+	return NULL;
+}
+
+static void test_readers_see_whole_records(void **state)
+{
+	(void)state;
+	mt_self = 0;
+	mt_reset(NCPU, NULL);
+	hmp_init(NCPU);
+	pthread_t w[2], r[2];
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(pthread_create(&r[i], NULL, reader, NULL), 0);
+		assert_int_equal(pthread_create(&w[i], NULL, writer, (void *)(intptr_t)(i + 1)), 0);
+	}
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(w[i], NULL), 0);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_join(r[i], NULL), 0);
+	assert_int_equal(torn, 0);
+	assert_int_equal(backwards, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_readers_see_whole_records),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
