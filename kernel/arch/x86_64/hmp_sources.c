@@ -96,6 +96,7 @@ void hmp_sources_init(void)
 {
 	unsigned n = smp_cpu_count();
 	hmp_init((int)n);
+	hmp_set_status(HMP_PROV_MANUAL, 0, "none set (sysctl kern.hmp.cpu.N.capacity|perf|eff)");
 	provide_coretype(n);
 	provide_hwp(n);
 	provide_machine(n);
