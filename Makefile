@@ -138,7 +138,8 @@ UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c 
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
 UNIT_SRCS_elf_check := boot/elf_check.c
-ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/topo_build.c tests/unit/sched_plat_test.c
+ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/topo_build.c \
+                 tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_runq     := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_search   := $(ULE_TEST_SRCS)

@@ -26,6 +26,7 @@ static struct hmp_given *given[HMP_NPROV];   /* [provider][cpu] */
 static struct hmp_pub *pub;
 static uint64_t hmp_gen;
 static int hmp_zero;
+static int hmp_same;   /* every CPU has the same capacity and scores */
 static struct {
 	int active;
 	char why[HMP_WHY_MAX];
@@ -163,12 +164,14 @@ static int same(const struct hmp_cpu *a, const struct hmp_cpu *b)
  * weight is HMP_WEIGHT_SLOWEST × slowest / capacity, rounded. */
 int hmp_publish(void)
 {
-	int changed = 0, cap_max = 1, cap_min = HMP_CAPACITY_MAX, all_zero = 1;
+	int changed = 0, cap_max = 1, cap_min = HMP_CAPACITY_MAX, all_zero = 1, uniform = 1;
 	sched_plat_hmp_lock();
+	struct hmp_cpu first = resolve(0);
 	for (int c = 0; c < hmp_cpus; c++) {
 		struct hmp_cpu r = resolve(c);
 		cap_max = r.capacity > cap_max ? r.capacity : cap_max;
 		all_zero &= r.perf == 0;
+		uniform &= r.capacity == first.capacity && r.perf == first.perf && r.ee == first.ee;
 	}
 	for (int c = 0; c < hmp_cpus; c++) {
 		int cap = (resolve(c).capacity * HMP_CAPACITY_MAX + cap_max / 2) / cap_max;
@@ -191,6 +194,7 @@ int hmp_publish(void)
 	if (changed)
 		__atomic_store_n(&hmp_gen, hmp_gen + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&hmp_zero, all_zero, __ATOMIC_RELAXED);
+	__atomic_store_n(&hmp_same, uniform, __ATOMIC_RELAXED);
 	sched_plat_hmp_unlock();
 	return changed;
 }
@@ -234,6 +238,7 @@ int hmp_ee(int cpu) { return __atomic_load_n(&pub[cpu].rec.ee, __ATOMIC_RELAXED)
 int hmp_avoid(int cpu) { return __atomic_load_n(&pub[cpu].rec.avoid, __ATOMIC_RELAXED); }
 uint64_t hmp_generation(void) { return __atomic_load_n(&hmp_gen, __ATOMIC_ACQUIRE); }
 int hmp_all_perf_zero(void) { return __atomic_load_n(&hmp_zero, __ATOMIC_RELAXED); }
+int hmp_uniform(void) { return hmp_cpus == 0 || __atomic_load_n(&hmp_same, __ATOMIC_RELAXED); }
 
 const char *hmp_provider_name(enum hmp_provider p)
 {

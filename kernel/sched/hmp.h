@@ -91,6 +91,9 @@ int hmp_avoid(int cpu);
 uint64_t hmp_generation(void);
 /* 1 while the last publication found every perf 0 (ignored). */
 int hmp_all_perf_zero(void);
+/* 1 while every CPU has the same capacity and scores (a homogeneous
+ * machine: nothing for placement to tell apart), or before hmp_init(). */
+int hmp_uniform(void);
 /* A provider's name: "manual", "HFI", "machine", "HWP", "core type",
  * "all equal". */
 const char *hmp_provider_name(enum hmp_provider p);

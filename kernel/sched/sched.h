@@ -336,6 +336,14 @@ struct sched_stats {
 	uint64_t idle_steals;     /* threads stolen by this CPU while idle */
 	uint64_t try_steals;      /* threads stolen by this CPU before idling */
 	uint64_t ipis;            /* scheduler IPIs sent by this CPU */
+	uint64_t pick_p;          /* sched_pickcpu chose a P-core CPU */
+	uint64_t pick_e;          /* ... an E-core CPU */
+	uint64_t pick_lpe;        /* ... an LP-E-core CPU */
+	uint64_t pick_untyped;    /* ... a CPU without a core type (homogeneous machine) */
+	uint64_t hmp_steered;     /* hmp placements that steering (d) changed (kern.sched.hmp.audit) */
+	uint64_t hmp_avoid_picks; /* placements that left out CPUs with HFI perf 0 */
+	uint64_t hmp_avoid_moves; /* running threads that left a CPU with HFI perf 0 */
+	uint64_t upmigrations;    /* running threads a faster idle CPU asked over (kern.sched.hmp.upmigrate) */
 };
 #define SCHED_STATS_NFIELDS (sizeof(struct sched_stats) / sizeof(uint64_t))
 

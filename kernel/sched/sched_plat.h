@@ -72,6 +72,10 @@ void sched_plat_ipi(int cpu, int kind);
  * set the CPU's idle flag and found no load. */
 void sched_plat_idle_wait(int cpu);
 
+/* The core type of cpu (enum cpu_core_type: CPU_CORE_UNKNOWN, _P, _E,
+ * _LPE), for statistics only. */
+int sched_plat_cpu_core_type(int cpu);
+
 /* Root of the cpu_group tree of the CPUs the scheduler uses. */
 struct cpu_group *sched_plat_topo_root(void);
 

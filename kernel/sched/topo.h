@@ -47,7 +47,16 @@ struct cpu_group {
 	int16_t cg_children;           /* 0: leaf, iterate the CPUs of cg_mask */
 	int8_t cg_level;               /* CG_SHARE_* */
 	int8_t cg_flags;               /* CG_FLAG_* */
+	int32_t cg_norm;               /* multiplies this group's total before it is compared
+	                                * with its siblings': the least common multiple of the
+	                                * siblings' CPU counts divided by cg_count (1 at the
+	                                * root; see topo_norm_children) */
 };
+
+/* The common multiple of the siblings' CPU counts is exact up to this;
+ * beyond it cg_norm is TOPO_NORM_MAX / cg_count, rounded (a per-CPU
+ * average in fixed point). */
+#define TOPO_NORM_MAX (1 << 16)
 
 /* An inner group has >= 2 children and a leaf >= 1 CPU, so a tree over
  * TOPO_MAXCPU CPUs has fewer than 2 * TOPO_MAXCPU groups. */

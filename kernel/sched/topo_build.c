@@ -207,6 +207,35 @@ static int build_group(struct build_ctx *b, struct cpu_group *cg, int start, int
 	return TOPO_OK;
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* Sets cg_norm of cg's children and of their subtrees: group totals of
+ * groups with different CPU counts (2-CPU SMT groups, 4-CPU E modules)
+ * become comparable per CPU without a division at search time. */
+static void topo_norm_children(struct cpu_group *cg)
+{
+	uint64_t lcm = 1;
+	for (int c = 0; c < cg->cg_children && lcm <= TOPO_NORM_MAX; c++) {
+		uint64_t n = (uint64_t)cg->cg_child[c].cg_count;
+		lcm = lcm / gcd(lcm, n) * n;
+	}
+	for (int c = 0; c < cg->cg_children; c++) {
+		struct cpu_group *child = &cg->cg_child[c];
+		uint64_t n = (uint64_t)child->cg_count;
+		child->cg_norm = lcm <= TOPO_NORM_MAX ? (int32_t)(lcm / n)
+						      : (int32_t)((TOPO_NORM_MAX + n / 2) / n);
+		topo_norm_children(child);
+	}
+}
+
 /* Rejects descriptor sets that cannot form one tree: equal APIC ids, SMT
  * siblings on different caches, an L2 or L3 shared across packages, L2
  * sharers on different L3s. Every pair of CPUs is compared, whatever its
@@ -292,6 +321,8 @@ int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
 	rc = build_group(&b, root, 0, n, TL_ROOT);
 	if (rc)
 		return rc;
+	root->cg_norm = 1;
+	topo_norm_children(root);
 	t->root = root;
 	return TOPO_OK;
 }
@@ -314,6 +345,7 @@ int topo_build_or_flat(struct topo *t, const struct cpu_desc *descs, unsigned nc
 	root->cg_last = cpuset_last(&t->present);
 	root->cg_level = CG_SHARE_NONE;
 	root->cg_flags = 0;
+	root->cg_norm = 1;
 	t->ngroups = 1;
 	t->flat = 1;
 	t->root = root;

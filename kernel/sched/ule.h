@@ -135,6 +135,56 @@ int sched_shouldpreempt(int pri, int cpri, int remote);
 /* Priority of a realtime/idle-class thread from its nice value. */
 int sched_class_pri(int pri_class, int nice);
 
+/* ---- hybrid placement (ule_hmp.c; kern.sched.policy, kern.sched.hmp.*) ---- */
+#define SCHED_POLICY_ULE 0
+#define SCHED_POLICY_HMP 1
+#define HMP_METRIC_PERF 0
+#define HMP_METRIC_EE 1
+
+/* What one placement decision applies: kern.sched.policy and the
+ * kern.sched.hmp.* switches, read once at its start so that a decision is
+ * never half ULE, half hmp while someone flips a sysctl. hmp is 0 with
+ * policy ule, and also on a machine whose CPUs are all alike
+ * (hmp_uniform()): there hmp decides exactly as ULE. */
+struct search_mode {
+	uint8_t hmp;
+	uint8_t weight;          /* (a) per-CPU load weight from hmp */
+	uint8_t normalize;       /* (b) group totals compared per CPU */
+	uint8_t smt;             /* (c) capacity-scaled SMT penalty, propagated */
+	uint8_t steer;           /* (d) score / 4 off each CPU's load */
+	uint8_t random;          /* (e) random tie break below score / 4 */
+	uint8_t highest_random;  /* (f) highest's random range = the CPU's weight */
+	uint8_t metric;          /* HMP_METRIC_*: the score (d) and (e) use */
+};
+/* The switches as a decision sees them now. Lock-free. */
+struct search_mode search_mode_now(void);
+/* CPUs hmp says not to use (perf 0) among the CPUs of mask, when at least
+ * one CPU of mask is usable: they are cleared from *mask and 1 returned;
+ * else *mask is untouched and 0 returned. Only with mode->hmp. */
+int hmp_drop_avoided(const struct search_mode *mode, struct cpuset *mask);
+/* 1 if ts, running on cpu, should leave it: policy hmp, cpu marked avoid,
+ * and ts may run on some CPU that is not. */
+int hmp_should_leave(const struct td_sched *ts, int cpu);
+/* hmp: 1 if a thread running alone on `from` would run better on `to`:
+ * `to` and its SMT siblings are idle, `to` is not avoided, and it is
+ * faster, or as fast while `from` shares its core, or `from` is avoided.
+ * Lock-free reads. */
+int hmp_better_idle(int to, int from);
+/* hmp: 1 if some CPU ts may run on is hmp_better_idle() than `from`. */
+int hmp_better_idle_for(const struct td_sched *ts, int from);
+/* kern.sched.hmp.upmigrate: self, idle and about to halt, asks the
+ * slowest CPU whose lone running thread it would serve better
+ * (hmp_better_idle) to send that thread over at its next switch
+ * (TSF_PICKCPU and an IPI). No tdq lock held; takes the victim's with a
+ * trylock. */
+void hmp_upmigrate_pull(int self);
+/* The core type of cpu for the per-type counters (enum cpu_core_type). */
+int sched_cpu_core_type(int cpu);
+
+extern int64_t sched_policy;
+extern int64_t hmp_sw_weight, hmp_sw_normalize, hmp_sw_smt, hmp_sw_steer, hmp_sw_random,
+	hmp_sw_highest_random, hmp_metric, hmp_audit, hmp_upmigrate;
+
 /* ---- topology search (ule_search.c) ---- */
 
 /* The numbers of the search, in the units of one thread on one CPU. Stock
@@ -146,6 +196,7 @@ int sched_class_pri(int pri_class, int nice);
 #define SEARCH_SMT_PENALTY 128     /* lowest while balancing: a busy SMT group's penalty */
 
 struct cpu_search {
+	struct search_mode cs_mode;
 	const struct cpuset *cs_mask;
 	int cs_prefer;
 	int cs_running;
@@ -164,9 +215,13 @@ uint32_t sched_random(void);
  * summed over up to TOPO_MAXCPU CPUs of any load cannot overflow them. */
 int64_t cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
 int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
-int sched_lowest(const struct cpu_group *cg, const struct cpuset *mask, int pri, int maxload,
-		 int prefer, int running);
-int sched_highest(const struct cpu_group *cg, const struct cpuset *mask, int minload, int mintrans);
+int sched_lowest(const struct search_mode *mode, const struct cpu_group *cg, const struct cpuset *mask,
+		 int pri, int maxload, int prefer, int running);
+int sched_highest(const struct search_mode *mode, const struct cpu_group *cg,
+		  const struct cpuset *mask, int minload, int mintrans);
+/* The load one more thread would weigh on cpu under mode (SEARCH_LOAD_ONE,
+ * or hmp's weight with (a)). */
+int64_t search_thread_weight(const struct search_mode *mode, int cpu);
 
 /* ---- placement (ule_pickcpu.c) ---- */
 /* flags: SPC_OURSELF = requeue of the running thread, never migrate. */
@@ -203,12 +258,14 @@ int sched_setpreempt(struct tdq *tdq, int pri);
  * preempt the running one, else 0. No tdq lock held. FreeBSD: sched_balance(),
  * sched_balance_group(). */
 int sched_balance(void);
-int sched_balance_group(const struct cpu_group *cg);
-/* Moves one thread from high to low when high has more load and a
+int sched_balance_group(const struct search_mode *mode, const struct cpu_group *cg);
+/* Moves one thread from high to low when high has more load (under hmp:
+ * more weighted load than low would have with the thread) and a
  * transferable thread; notifies low (IPI, or SCHED_RESCHED in *resched
  * when low is the calling CPU). Returns 1 if a thread moved. No tdq lock
  * held. FreeBSD: sched_balance_pair(). */
-int sched_balance_pair(struct tdq *high, struct tdq *low, int *resched);
+int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct tdq *low,
+		       int *resched);
 /* Moves one thread from `from` to `to` (both locked); returns to's old
  * lowpri, or -1 if nothing could move. FreeBSD: tdq_move(). */
 int tdq_move(struct tdq *from, struct tdq *to);

@@ -33,11 +33,16 @@ int tdq_move(struct tdq *from, struct tdq *to)
 }
 
 /* See ule.h. */
-int sched_balance_pair(struct tdq *high, struct tdq *low, int *resched)
+int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct tdq *low,
+		       int *resched)
 {
 	int moved = 0, self = sched_plat_cpu_self();
 	tdq_lock_pair(high->tdq_id, low->tdq_id);
-	if (high->tdq_transferable && high->tdq_load > low->tdq_load) {
+	int more = high->tdq_load > low->tdq_load;
+	if (mode->hmp)   /* weighted, as the searches weigh: a move must lower the maximum */
+		more = search_thread_weight(mode, high->tdq_id) * high->tdq_load >
+		       search_thread_weight(mode, low->tdq_id) * (low->tdq_load + 1);
+	if (high->tdq_transferable && more) {
 		int lowpri = tdq_move(high, low);
 		if (lowpri >= 0) {
 			moved = 1;
@@ -55,15 +60,17 @@ int sched_balance_pair(struct tdq *high, struct tdq *low, int *resched)
 
 /* A donor with only its running thread: mark that thread to repick its
  * CPU at its next switch (another CPU gets an IPI; on the calling CPU
- * sched_clock sees the mark). FreeBSD: the TDF_PICKCPU branch of
+ * sched_clock sees the mark). Under hmp only when an idle core would serve
+ * it better, so that a thread is not sent back and forth between CPUs
+ * the searches weigh differently. FreeBSD: the TDF_PICKCPU branch of
  * sched_balance_group(). */
-static void balance_lone_thread(int high)
+static void balance_lone_thread(const struct search_mode *mode, int high)
 {
 	int self = sched_plat_cpu_self();
 	struct tdq *tdq = tdq_cpu(high);
 	sched_plat_tdq_lock(high);
 	struct td_sched *t = tdq->tdq_curthread;
-	if (t && ts_can_migrate(t)) {
+	if (t && ts_can_migrate(t) && (!mode->hmp || hmp_better_idle_for(t, high))) {
 		t->ts_flags |= TSF_PICKCPU;
 		tdq_cpu(self)->tdq_stats.balance_pickcpu++;
 		if (high != self) {
@@ -76,31 +83,32 @@ static void balance_lone_thread(int high)
 
 /* See ule.h. One pass over cg: the most loaded CPU gives a thread to the
  * least loaded one on its least loaded path, pair after pair. */
-int sched_balance_group(const struct cpu_group *cg)
+int sched_balance_group(const struct search_mode *mode, const struct cpu_group *cg)
 {
 	struct cpuset hmask = sched_online, lmask;
 	int resched = 0;
 	for (;;) {
-		int high = sched_highest(cg, &hmask, 1, 0);
+		int high = sched_highest(mode, cg, &hmask, 1, 0);
 		if (high < 0)
 			return resched;
 		cpuset_clr_cpu(&hmask, high);
 		lmask = hmask;
+		hmp_drop_avoided(mode, &lmask);   /* no receiver with HFI perf 0 */
 		if (cpuset_empty(&lmask))
 			return resched;
 		if (tdq_load_of(high) == 1) {
-			balance_lone_thread(high);
+			balance_lone_thread(mode, high);
 			return resched;
 		}
 		int anylow = 1;
 		while (sched_cpu_transferable(high) > 0) {
-			int low = sched_lowest(cg, &lmask, -1, tdq_load_of(high) - 1, high, 1);
+			int low = sched_lowest(mode, cg, &lmask, -1, tdq_load_of(high) - 1, high, 1);
 			if (low < 0) {
 				if (anylow)
 					return resched;
 				break;
 			}
-			if (sched_balance_pair(tdq_cpu(high), tdq_cpu(low), &resched)) {
+			if (sched_balance_pair(mode, tdq_cpu(high), tdq_cpu(low), &resched)) {
 				cpuset_clr_cpu(&hmask, low);
 				break;
 			}
@@ -119,5 +127,6 @@ int sched_balance(void)
 	int base = interval / 2 > 1 ? interval / 2 : 1;
 	tdq->tdq_balance_ticks = base + (interval > 0 ? (int)(sched_random() % (uint32_t)interval) : 0);
 	tdq->tdq_stats.balance_runs++;
-	return sched_top ? sched_balance_group(sched_top) : 0;
+	struct search_mode mode = search_mode_now();
+	return sched_top ? sched_balance_group(&mode, sched_top) : 0;
 }

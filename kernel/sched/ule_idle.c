@@ -5,6 +5,7 @@
  * one round of the idle loop (sched_idletd).
  */
 #include "ule.h"
+#include "hmp.h"
 
 /* Next group to search after cg found nothing: the sibling alone when
  * the parent has exactly two children (then skip a level), else the
@@ -48,12 +49,15 @@ int tdq_idled(struct tdq *tdq)
 	int self = tdq->tdq_id;
 	if (!__atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE) || !steal_idle || !tdq->tdq_cg)
 		return 1;
+	struct search_mode mode = search_mode_now();
+	if (mode.hmp && hmp_avoid(self))
+		return 1;   /* HFI perf 0: do not pull work here */
 	struct cpuset mask = others(self);
 restart:;
 	int switchcnt = tdq_switchcount(tdq), goup = 0;
 	const struct cpu_group *cg = tdq->tdq_cg;
 	for (;;) {
-		int cpu = sched_highest(cg, &mask, (int)steal_thresh, 1);
+		int cpu = sched_highest(&mode, cg, &mask, (int)steal_thresh, 1);
 		if (tdq_load_of(self) > 0)
 			return 0;
 		if (cpu < 0) {
@@ -101,10 +105,13 @@ void tdq_trysteal(struct tdq *tdq)
 	if (!__atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE) || !steal_idle ||
 	    !trysteal_limit || !tdq->tdq_cg)
 		return;
+	struct search_mode mode = search_mode_now();
+	if (mode.hmp && hmp_avoid(self))
+		return;
 	struct cpuset mask = others(self);
 	const struct cpu_group *cg = tdq->tdq_cg;
 	for (int level = 1;; level++) {
-		int cpu = sched_highest(cg, &mask, (int)steal_thresh, 1);
+		int cpu = sched_highest(&mode, cg, &mask, (int)steal_thresh, 1);
 		if (cpu < 0) {
 			if (level >= trysteal_limit)
 				return;
@@ -135,6 +142,7 @@ int sched_idle(int cpu)
 		tdq->tdq_idle_seen = switchcnt;
 		if (tdq_idled(tdq) == 0)
 			return 1;
+		hmp_upmigrate_pull(cpu);
 	}
 	if (tdq->tdq_cg && !(tdq->tdq_cg->cg_flags & CG_FLAG_THREAD) && switchcnt > sched_idlespinthresh)
 		for (int64_t i = 0; i < sched_idlespins; i++) {

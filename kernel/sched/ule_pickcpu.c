@@ -60,10 +60,74 @@ static int prefer_local(const struct td_sched *ts, const struct cpuset *mask, in
 	       !cpu_is_idle(cpu) && tdq_load_of(self) <= tdq_load_of(cpu) + 1;
 }
 
-/* The CPU to queue ts on; counts the path taken in the calling CPU's
- * schedstats. flags SPC_OURSELF: requeue of the running thread. The
- * steps are numbered as in FreeBSD's sched_pickcpu() (step 3, interrupt
- * threads, does not apply: Mosaic has no interrupt threads). */
+/* Steps 5 and 6: the least loaded CPU of the cache group the thread is
+ * warm in that is idle, else one where it would be the best priority,
+ * else the least loaded anywhere; *path gets the counter of the step that
+ * found it. Never -1 for a non-empty mask. */
+static int pick_search(const struct search_mode *mode, const struct td_sched *ts,
+		       const struct cpuset *mask, struct sched_stats *st, uint64_t **path)
+{
+	int running = ts->ts_state == SCHED_TS_RUNNING, pri = ts->ts_pri, cpu = -1;
+	const struct cpu_group *ccg = pick_llc_group(ts, tdq_cpu(ts->ts_cpu)->tdq_cg);
+	if (ccg) {
+		cpu = sched_lowest(mode, ccg, mask, pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE,
+				   INT_MAX, ts->ts_cpu, running);
+		*path = &st->pick_llc_idle;
+	}
+	if (cpu < 0) {
+		cpu = sched_lowest(mode, sched_top, mask, pri, INT_MAX, ts->ts_cpu, running);
+		*path = &st->pick_preempt;
+	}
+	if (cpu < 0) {
+		cpu = sched_lowest(mode, sched_top, mask, -1, INT_MAX, ts->ts_cpu, running);
+		*path = &st->pick_lowest;
+	}
+	if (cpu < 0)
+		sched_plat_panic("sched_pickcpu: no CPU found");
+	return cpu;
+}
+
+/* kern.sched.hmp.audit: whether the search without steering (d), drawing
+ * the same random numbers (the calling CPU's LCG rewound to rand_before),
+ * would have chosen another CPU than cpu. Interrupts off. */
+static int steering_changed(const struct search_mode *mode, const struct td_sched *ts,
+			    const struct cpuset *mask, struct sched_stats *st, int cpu, uint32_t rand_before)
+{
+	struct tdq *self = tdq_cpu(sched_plat_cpu_self());
+	uint32_t after = self->tdq_rand;
+	uint64_t *unused;
+	struct search_mode plain = *mode;
+	plain.steer = 0;
+	self->tdq_rand = rand_before;
+	int other = pick_search(&plain, ts, mask, st, &unused);
+	self->tdq_rand = after;
+	return other != cpu;
+}
+
+/* Counts the core type of the chosen CPU. */
+static void count_type(struct sched_stats *st, int cpu)
+{
+	switch (sched_cpu_core_type(cpu)) {
+	case CPU_CORE_P:
+		st->pick_p++;
+		break;
+	case CPU_CORE_E:
+		st->pick_e++;
+		break;
+	case CPU_CORE_LPE:
+		st->pick_lpe++;
+		break;
+	default:
+		st->pick_untyped++;
+	}
+}
+
+/* The CPU to queue ts on; counts the path taken and the chosen core type
+ * in the calling CPU's schedstats. flags SPC_OURSELF: requeue of the
+ * running thread. The steps are numbered as in FreeBSD's sched_pickcpu()
+ * (step 3, interrupt threads, does not apply: Mosaic has no interrupt
+ * threads). Under kern.sched.policy hmp, CPUs with HFI perf 0 are left
+ * out while the thread may run elsewhere. */
 int sched_pickcpu(struct td_sched *ts, int flags)
 {
 	int self = sched_plat_cpu_self();
@@ -87,35 +151,23 @@ int sched_pickcpu(struct td_sched *ts, int flags)
 		st->pick_fixed++;
 		return ts->ts_cpu;
 	}
+	struct search_mode mode = search_mode_now();
+	if (hmp_drop_avoided(&mode, &mask))
+		st->hmp_avoid_picks++;
 	int cpu = pick_last_cpu(ts, &mask);
-	if (cpu >= 0) {
-		st->pick_idle_affinity++;
-		return cpu;
-	}
-	int running = ts->ts_state == SCHED_TS_RUNNING;
-	const struct cpu_group *ccg = pick_llc_group(ts, tdq_cpu(ts->ts_cpu)->tdq_cg);
-	int pri = ts->ts_pri;
-	uint64_t *path = NULL;
-	cpu = -1;
-	if (ccg) {
-		cpu = sched_lowest(ccg, &mask, pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE, INT_MAX,
-				   ts->ts_cpu, running);
-		path = &st->pick_llc_idle;
-	}
+	uint64_t *path = &st->pick_idle_affinity;
 	if (cpu < 0) {
-		cpu = sched_lowest(sched_top, &mask, pri, INT_MAX, ts->ts_cpu, running);
-		path = &st->pick_preempt;
-	}
-	if (cpu < 0) {
-		cpu = sched_lowest(sched_top, &mask, -1, INT_MAX, ts->ts_cpu, running);
-		path = &st->pick_lowest;
-	}
-	if (cpu < 0)
-		sched_plat_panic("sched_pickcpu: no CPU found");
-	if (cpu != self && prefer_local(ts, &mask, self, cpu)) {
-		cpu = self;
-		path = &st->pick_local;
+		uint32_t rand_before = tdq_cpu(self)->tdq_rand;
+		cpu = pick_search(&mode, ts, &mask, st, &path);
+		if (mode.hmp && mode.steer && hmp_audit &&
+		    steering_changed(&mode, ts, &mask, st, cpu, rand_before))
+			st->hmp_steered++;
+		if (cpu != self && prefer_local(ts, &mask, self, cpu)) {
+			cpu = self;
+			path = &st->pick_local;
+		}
 	}
 	(*path)++;
+	count_type(st, cpu);
 	return cpu;
 }

@@ -1,14 +1,17 @@
 /*
  * ule_search.c — searching the cpu_group tree for the least / most loaded
  * CPU (FreeBSD's cpu_search_lowest, cpu_search_highest, sched_lowest,
- * sched_highest): group totals in units of SEARCH_LOAD_ONE per thread, a
+ * sched_highest): group totals in units of one thread's weight, a
  * half-thread bonus for the preferred CPU, a per-CPU random term for tie
- * breaks, and the SMT adjustment while balancing. Loads are read
- * lock-free (may be stale); callers re-check under locks. Needs
- * interrupts off (sched_random).
+ * breaks, and the SMT adjustment while balancing. Under kern.sched.policy
+ * hmp (struct search_mode) the seed report's modifications (a)–(f) change
+ * the weights, the group comparison and the SMT penalty (docs/hmp.md).
+ * Loads are read lock-free (may be stale); callers re-check under locks.
+ * Needs interrupts off (sched_random).
  */
 #include <limits.h>
 #include "ule.h"
+#include "hmp.h"
 
 /* Per-CPU LCG x = x * 69069 + 5, 16 bits out. FreeBSD: sched_random(). */
 uint32_t sched_random(void)
@@ -19,35 +22,67 @@ uint32_t sched_random(void)
 }
 
 /* How the searches weigh one CPU: the load of one thread on it, the
- * bonus of the preferred CPU, and the ranges of the random tie breaks.
- * Stock ULE weighs every CPU alike; this is the one place that changes
- * when CPUs differ. */
+ * bonus of the preferred CPU, the steering term and the ranges of the
+ * random tie breaks. This is the one place where CPUs differ. */
 struct search_weights {
 	int64_t weight;           /* load of one thread */
 	int64_t prefer_bonus;     /* taken off the preferred CPU (lowest) */
+	int64_t steer;            /* taken off every CPU's load (lowest; (d)) */
 	uint32_t random_lowest;   /* tie break of cpu_search_lowest: 0..n-1 */
 	uint32_t random_highest;  /* tie break of cpu_search_highest: 0..n-1 */
 };
 
-/* The weights of cpu (see above). Lock-free. */
-static struct search_weights search_weights_of(int cpu)
+/* The weights of cpu under mode. Stock ULE: 256, 128, 0, 128, 256. */
+static struct search_weights search_weights_of(const struct search_mode *mode, int cpu)
 {
-	(void)cpu;
-	return (struct search_weights){ .weight = SEARCH_LOAD_ONE, .prefer_bonus = SEARCH_PREFER_BONUS,
-					.random_lowest = SEARCH_RANDOM_LOWEST,
-					.random_highest = SEARCH_RANDOM_HIGHEST };
+	struct search_weights w = { SEARCH_LOAD_ONE, SEARCH_PREFER_BONUS, 0, SEARCH_RANDOM_LOWEST,
+				    SEARCH_RANDOM_HIGHEST };
+	if (!mode->hmp)
+		return w;
+	int score = mode->metric == HMP_METRIC_EE ? hmp_ee(cpu) : hmp_perf(cpu);
+	if (mode->weight)
+		w.weight = hmp_weight(cpu);
+	w.prefer_bonus = w.weight / 2;
+	w.random_lowest = (uint32_t)(w.weight / 2);
+	if (mode->steer)
+		w.steer = score / 4;
+	if (mode->random)
+		w.random_lowest = (uint32_t)(score / 4);
+	if (mode->highest_random)
+		w.random_highest = (uint32_t)w.weight;
+	if (w.random_lowest == 0)
+		w.random_lowest = 1;
+	if (w.random_highest == 0)
+		w.random_highest = 1;
+	return w;
 }
 
-/* Leaf part of cpu_search_lowest: CPUs from last to first. */
-static int64_t search_lowest_leaf(const struct cpu_group *cg, const struct cpu_search *s,
-				  struct cpu_search_res *r)
+/* See ule.h. */
+int64_t search_thread_weight(const struct search_mode *mode, int cpu)
 {
-	int64_t total = 0, bload = INT64_MAX;
+	return search_weights_of(mode, cpu).weight;
+}
+
+/* What a group adds up to, for its parent: the total load (what FreeBSD's
+ * searches return), and for the hmp SMT penalty the threads counted in it
+ * and the sum of its CPUs' capacities. */
+struct group_sum {
+	int64_t total;
+	int threads;
+	int64_t capacity;
+};
+
+/* Leaf part of cpu_search_lowest: CPUs from last to first. */
+static void search_lowest_leaf(const struct cpu_group *cg, const struct cpu_search *s,
+			       struct cpu_search_res *r, struct group_sum *sum)
+{
+	int64_t bload = INT64_MAX;
+	*sum = (struct group_sum){ 0 };
 	r->csr_cpu = -1;
 	for (int c = cg->cg_last; c >= cg->cg_first; c--) {
 		if (!cpuset_isset(&cg->cg_mask, (unsigned)c))
 			continue;
-		struct search_weights w = search_weights_of(c);
+		struct search_weights w = search_weights_of(&s->cs_mode, c);
 		int l = tdq_load_of(c);
 		int64_t p = 0;
 		if (c == s->cs_prefer) {
@@ -55,8 +90,10 @@ static int64_t search_lowest_leaf(const struct cpu_group *cg, const struct cpu_s
 				l--;   /* the moving thread itself runs there */
 			p = w.prefer_bonus;
 		}
-		int64_t load = l * w.weight;
-		total += load - p;
+		int64_t load = l * w.weight - w.steer;
+		sum->total += load - p;
+		sum->threads += l;
+		sum->capacity += s->cs_mode.hmp ? hmp_capacity(c) : HMP_CAPACITY_MAX;
 		if (l > s->cs_load)
 			continue;
 		if (sched_cpu_lowpri(c) <= s->cs_pri && !(s->cs_running && c == s->cs_prefer))
@@ -72,33 +109,70 @@ static int64_t search_lowest_leaf(const struct cpu_group *cg, const struct cpu_s
 			r->csr_load = load;
 		}
 	}
-	return total;
 }
 
-/* See ule.h. FreeBSD: cpu_search_lowest(). The child with the smallest
- * total wins; while balancing (cs_running) an SMT group that holds the
- * donor and another thread is penalised so busy cores are not preferred. */
-int64_t cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r)
+/* A child's total as its parent compares it (lowest). Stock: while
+ * balancing, an SMT group holding the donor (bit SEARCH_PREFER_BONUS of
+ * its total) and another thread gets SEARCH_SMT_PENALTY. hmp (c): any busy
+ * SMT group gets SEARCH_SMT_PENALTY scaled by its average capacity, and
+ * that counts in the parent's total too (returned in *propagate). (b):
+ * the comparison is per CPU. */
+static int64_t lowest_child_load(const struct cpu_search *s, const struct cpu_group *child,
+				 const struct group_sum *cs, int64_t *propagate)
 {
-	if (cg->cg_children == 0)
-		return search_lowest_leaf(cg, s, r);
-	int64_t total = 0, bload = INT64_MAX;
+	int64_t load = cs->total;
+	*propagate = 0;
+	if (!s->cs_mode.hmp) {
+		if (s->cs_running && (child->cg_flags & CG_FLAG_THREAD) &&
+		    load >= SEARCH_SMT_PENALTY && (load & SEARCH_PREFER_BONUS))
+			load += SEARCH_SMT_PENALTY;
+		return load;
+	}
+	if (s->cs_mode.smt && (child->cg_flags & CG_FLAG_THREAD) && cs->threads > 0) {
+		*propagate = SEARCH_SMT_PENALTY * cs->capacity / child->cg_count / HMP_CAPACITY_MAX;
+		load += *propagate;
+	}
+	if (s->cs_mode.normalize)
+		load *= child->cg_norm;
+	return load;
+}
+
+/* cpu_search_lowest with the group's sums. */
+static void search_lowest(const struct cpu_group *cg, const struct cpu_search *s,
+			  struct cpu_search_res *r, struct group_sum *sum)
+{
+	if (cg->cg_children == 0) {
+		search_lowest_leaf(cg, s, r, sum);
+		return;
+	}
+	int64_t bload = INT64_MAX;
+	*sum = (struct group_sum){ 0 };
 	r->csr_cpu = -1;
 	for (int c = cg->cg_children - 1; c >= 0; c--) {
 		const struct cpu_group *child = &cg->cg_child[c];
 		struct cpu_search_res lr;
-		int64_t load = cpu_search_lowest(child, s, &lr);
-		total += load;
-		if (s->cs_running && (child->cg_flags & CG_FLAG_THREAD) && load >= SEARCH_SMT_PENALTY &&
-		    (load & SEARCH_PREFER_BONUS))
-			load += SEARCH_SMT_PENALTY;
+		struct group_sum cs;
+		int64_t extra;
+		search_lowest(child, s, &lr, &cs);
+		int64_t load = lowest_child_load(s, child, &cs, &extra);
+		sum->total += cs.total + extra;
+		sum->threads += cs.threads;
+		sum->capacity += cs.capacity;
 		if (lr.csr_cpu >= 0 && (load < bload || (load == bload && lr.csr_load < r->csr_load))) {
 			bload = load;
 			r->csr_cpu = lr.csr_cpu;
 			r->csr_load = lr.csr_load;
 		}
 	}
-	return total;
+}
+
+/* See ule.h. FreeBSD: cpu_search_lowest(). The child with the smallest
+ * total wins; ties go to the one whose best CPU had the smaller value. */
+int64_t cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r)
+{
+	struct group_sum sum;
+	search_lowest(cg, s, r, &sum);
+	return sum.total;
 }
 
 /* Leaf part of cpu_search_highest. */
@@ -110,7 +184,7 @@ static int64_t search_highest_leaf(const struct cpu_group *cg, const struct cpu_
 	for (int c = cg->cg_last; c >= cg->cg_first; c--) {
 		if (!cpuset_isset(&cg->cg_mask, (unsigned)c))
 			continue;
-		struct search_weights w = search_weights_of(c);
+		struct search_weights w = search_weights_of(&s->cs_mode, c);
 		int l = tdq_load_of(c);
 		int64_t load = l * w.weight;
 		total += load;
@@ -127,7 +201,8 @@ static int64_t search_highest_leaf(const struct cpu_group *cg, const struct cpu_
 	return total;
 }
 
-/* See ule.h. FreeBSD: cpu_search_highest(). */
+/* See ule.h. FreeBSD: cpu_search_highest(). hmp (b): the children's
+ * totals are compared per CPU. */
 int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r)
 {
 	if (cg->cg_children == 0)
@@ -135,9 +210,12 @@ int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *
 	int64_t total = 0, bload = INT64_MIN;
 	r->csr_cpu = -1;
 	for (int c = cg->cg_children - 1; c >= 0; c--) {
+		const struct cpu_group *child = &cg->cg_child[c];
 		struct cpu_search_res lr;
-		int64_t load = cpu_search_highest(&cg->cg_child[c], s, &lr);
+		int64_t load = cpu_search_highest(child, s, &lr);
 		total += load;
+		if (s->cs_mode.hmp && s->cs_mode.normalize)
+			load *= child->cg_norm;
 		if (lr.csr_cpu >= 0 && (load > bload || (load == bload && lr.csr_load > r->csr_load))) {
 			bload = load;
 			r->csr_cpu = lr.csr_cpu;
@@ -150,11 +228,11 @@ int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *
 /* Least loaded CPU in mask under cg whose lowpri is worse than pri (-1:
  * any) and load at most maxload; prefer: the CPU to favour, running: the
  * thread being placed runs there. -1 if none. FreeBSD: sched_lowest(). */
-int sched_lowest(const struct cpu_group *cg, const struct cpuset *mask, int pri, int maxload,
-		 int prefer, int running)
+int sched_lowest(const struct search_mode *mode, const struct cpu_group *cg, const struct cpuset *mask,
+		 int pri, int maxload, int prefer, int running)
 {
-	struct cpu_search s = { .cs_mask = mask, .cs_prefer = prefer, .cs_running = running,
-				.cs_pri = pri, .cs_load = maxload };
+	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = prefer,
+				.cs_running = running, .cs_pri = pri, .cs_load = maxload };
 	struct cpu_search_res r;
 	cpu_search_lowest(cg, &s, &r);
 	return r.csr_cpu;
@@ -162,9 +240,11 @@ int sched_lowest(const struct cpu_group *cg, const struct cpuset *mask, int pri,
 
 /* Most loaded CPU in mask under cg with load >= minload and transferable
  * >= mintrans; -1 if none. FreeBSD: sched_highest(). */
-int sched_highest(const struct cpu_group *cg, const struct cpuset *mask, int minload, int mintrans)
+int sched_highest(const struct search_mode *mode, const struct cpu_group *cg,
+		  const struct cpuset *mask, int minload, int mintrans)
 {
-	struct cpu_search s = { .cs_mask = mask, .cs_load = minload, .cs_trans = mintrans };
+	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_load = minload,
+				.cs_trans = mintrans };
 	struct cpu_search_res r;
 	cpu_search_highest(cg, &s, &r);
 	return r.csr_cpu;

@@ -8,7 +8,8 @@ const char *const sched_stats_names[SCHED_STATS_NFIELDS] = {
 	"schedule", "idle_switch", "wakeup_local", "wakeup_remote", "run_ns", "wait_ns",
 	"timeslices", "migrations", "pick_idle_affinity", "pick_llc_idle", "pick_preempt",
 	"pick_lowest", "pick_local", "pick_fixed", "balance_runs", "balance_moves",
-	"balance_pickcpu", "idle_steals", "try_steals", "ipis",
+	"balance_pickcpu", "idle_steals", "try_steals", "ipis", "pick_p", "pick_e", "pick_lpe",
+	"pick_untyped", "hmp_steered", "hmp_avoid_picks", "hmp_avoid_moves", "upmigrations",
 };
 
 _Static_assert(sizeof(struct sched_stats) == SCHED_STATS_NFIELDS * sizeof(uint64_t),

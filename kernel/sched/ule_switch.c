@@ -25,10 +25,14 @@ static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted
 			    uint64_t now_ns)
 {
 	int self = tdq->tdq_id, target = self;
-	if (cur->ts_flags & TSF_BOUND)
+	if (cur->ts_flags & TSF_BOUND) {
 		target = cur->ts_bound_cpu;
-	else if (ts_can_migrate(cur) && (!ts_can_run_on(cur, self) || pickcpu))
+	} else if (ts_can_migrate(cur) && (!ts_can_run_on(cur, self) || pickcpu)) {
 		target = sched_pickcpu(cur, 0);
+	} else if (ts_can_migrate(cur) && hmp_should_leave(cur, self)) {
+		target = sched_pickcpu(cur, 0);
+		tdq->tdq_stats.hmp_avoid_moves += target != self;
+	}
 	if (target == self) {
 		tdq_runq_add(tdq, cur, preempted ? SRQ_PREEMPTED : 0);
 		cur->ts_enq_ns = now_ns;
@@ -168,6 +172,8 @@ int sched_clock(int cpu, struct td_sched *cur)
 	if (balance && sched_balance() == SCHED_RESCHED)
 		ret = 1;
 	sched_plat_tdq_lock(cpu);
+	if (cur && ts_can_migrate(cur) && hmp_should_leave(cur, cpu))
+		ret = 1;   /* HFI perf 0 here: the switch repicks (requeue_current) */
 	if (cur ? (cur->ts_flags & TSF_PICKCPU) != 0 : tdq->tdq_load > 0)
 		ret = 1;
 	sched_plat_tdq_unlock(cpu);

@@ -44,6 +44,75 @@ SYSCTL_INT(kern_sched_always_steal, "kern.sched.always_steal", &always_steal, 1,
 SYSCTL_INT(kern_sched_debug, "kern.sched.debug", &sched_debug, 1, 0, 1,
 	   "check the run-queue invariants after every change (default 0)");
 
+/* A choice among names: its index in names[], or -1 with a message. */
+static int choose(const char *what, const char *value, const char *const *names, int n, char *err,
+		  size_t len)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(value, names[i]) == 0)
+			return i;
+	ksnprintf(err, len, "%s: '%.32s' is not one of %s|%s", what, value, names[0], names[1]);
+	return -1;
+}
+
+static const char *const policy_names[] = { "ule", "hmp" };
+
+static void policy_get(int index, char *buf, size_t len)
+{
+	(void)index;
+	ksnprintf(buf, len, "%s", policy_names[sched_policy == SCHED_POLICY_HMP]);
+}
+
+/* Switches every placement decision at once; each decision reads the
+ * policy once, so a switch under load is safe (docs/hmp.md). */
+static int policy_set(int index, const char *value, char *err, size_t len)
+{
+	(void)index;
+	int p = choose("kern.sched.policy", value, policy_names, 2, err, len);
+	if (p < 0)
+		return -1;
+	__atomic_store_n(&sched_policy, p, __ATOMIC_RELAXED);
+	return 0;
+}
+SYSCTL_HANDLER(kern_sched_policy, "kern.sched.policy", NULL, policy_get, policy_set,
+	       "placement: ule (stock) or hmp (capacity- and HFI-aware, kern.sched.hmp.*)");
+
+static const char *const metric_names[] = { "perf", "ee" };
+
+static void metric_get(int index, char *buf, size_t len)
+{
+	(void)index;
+	ksnprintf(buf, len, "%s", metric_names[hmp_metric == HMP_METRIC_EE]);
+}
+
+static int metric_set(int index, const char *value, char *err, size_t len)
+{
+	(void)index;
+	int m = choose("kern.sched.hmp.metric", value, metric_names, 2, err, len);
+	if (m < 0)
+		return -1;
+	__atomic_store_n(&hmp_metric, m, __ATOMIC_RELAXED);
+	return 0;
+}
+SYSCTL_HANDLER(kern_sched_hmp_metric, "kern.sched.hmp.metric", NULL, metric_get, metric_set,
+	       "score hmp steers by: perf (performance) or ee (energy efficiency)");
+SYSCTL_INT(kern_sched_hmp_weight, "kern.sched.hmp.weight", &hmp_sw_weight, 1, 0, 1,
+	   "(a) a thread weighs 256 x slowest capacity / capacity instead of 256 (default 1)");
+SYSCTL_INT(kern_sched_hmp_normalize, "kern.sched.hmp.normalize", &hmp_sw_normalize, 1, 0, 1,
+	   "(b) groups of different sizes compared per CPU (default 1)");
+SYSCTL_INT(kern_sched_hmp_smt, "kern.sched.hmp.smt", &hmp_sw_smt, 1, 0, 1,
+	   "(c) busy SMT groups penalised by 128 x capacity / 1024, propagated up (default 1)");
+SYSCTL_INT(kern_sched_hmp_steer, "kern.sched.hmp.steer", &hmp_sw_steer, 1, 0, 1,
+	   "(d) each CPU's load lowered by its score / 4 (default 1)");
+SYSCTL_INT(kern_sched_hmp_random, "kern.sched.hmp.random", &hmp_sw_random, 1, 0, 1,
+	   "(e) lowest's random tie break below score / 4 instead of half a thread (default 1)");
+SYSCTL_INT(kern_sched_hmp_highest_random, "kern.sched.hmp.highest_random", &hmp_sw_highest_random,
+	   1, 0, 1, "(f) highest's random tie break below the CPU's weight instead of 256 (default 1)");
+SYSCTL_INT(kern_sched_hmp_audit, "kern.sched.hmp.audit", &hmp_audit, 1, 0, 1,
+	   "count placements steering changed (hmp_steered; one more search each; default 1)");
+SYSCTL_INT(kern_sched_hmp_upmigrate, "kern.sched.hmp.upmigrate", &hmp_upmigrate, 1, 0, 1,
+	   "an idle faster core takes a lone running thread from a slower one (default 1)");
+
 /* kern.sched.quantum: the slice in microseconds (read-only; write kern.sched.slice). */
 static void quantum_proc(char *buf, size_t len)
 {

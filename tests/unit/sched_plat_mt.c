@@ -97,6 +97,7 @@ void sched_plat_idle_wait(int cpu)
 	sched_yield();
 }
 
+int sched_plat_cpu_core_type(int cpu) { (void)cpu; return 0; }
 struct cpu_group *sched_plat_topo_root(void) { return mt.root; }
 
 void *sched_plat_alloc(size_t size)

@@ -94,6 +94,7 @@ void sched_plat_idle_wait(int cpu)
 	spt_advance(1);
 }
 
+int sched_plat_cpu_core_type(int cpu) { return spt.core_type[cpu]; }
 struct cpu_group *sched_plat_topo_root(void) { return spt.root; }
 
 void *sched_plat_alloc(size_t size)

@@ -12,6 +12,7 @@ struct sched_plat_test {
 	uint8_t online[SPT_MAXCPU];   /* 1 = online (default after spt_reset: all) */
 	uint8_t locked[SPT_MAXCPU];   /* tdq lock held */
 	uint8_t hmp_locked;           /* hmp lock held */
+	uint8_t core_type[SPT_MAXCPU];   /* enum cpu_core_type per CPU (default 0) */
 	uint64_t ticks, ns;
 	int hz;
 	int ipis[SPT_MAXCPU];         /* IPIs received per CPU */

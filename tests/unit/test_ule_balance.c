@@ -55,7 +55,7 @@ static void test_balance_pass_moves_expected(void **state)
 		queue_on(i, 0, 160);
 	run_first(0);
 	assert_int_equal(tdq_cpu(0)->tdq_curthread, &th[0]);
-	sched_balance_group(sched_top);
+	sched_balance_group(&ut_stock, sched_top);
 	/* th[1] is what CPU 0 runs next and is skipped; th[2] moves, to the
 	 * idle core {2,3} (the donor's sibling group still holds 3 threads) */
 	assert_true(th[2].ts_cpu == 2 || th[2].ts_cpu == 3);
@@ -81,7 +81,7 @@ static void test_balance_ipi_halted_target(void **state)
 	run_first(0);
 	for (int c = 1; c < 4; c++)
 		tdq_cpu(c)->tdq_cpu_idle = 1;                   /* halted */
-	sched_balance_group(sched_top);
+	sched_balance_group(&ut_stock, sched_top);
 	int to = th[2].ts_cpu;
 	assert_true(to == 2 || to == 3);
 	assert_int_equal(spt.ipis[to], 1);
@@ -97,7 +97,7 @@ static void test_balance_lone_thread(void **state)
 	run_first(0);
 	queue_on(1, 1, 160);
 	run_first(1);
-	sched_balance_group(sched_top);                       /* [1, 1, 0, 0]: donors have no queue */
+	sched_balance_group(&ut_stock, sched_top);                       /* [1, 1, 0, 0]: donors have no queue */
 	int marked = (th[0].ts_flags & TSF_PICKCPU) ? 0 : 1;
 	assert_true(th[marked].ts_flags & TSF_PICKCPU);
 	assert_false(th[!marked].ts_flags & TSF_PICKCPU);
@@ -131,7 +131,7 @@ static void test_balance_respects_pinning(void **state)
 	tdq_cpu(0)->tdq_transferable = 0;                     /* pin the queued ones */
 	th[1].ts_flags &= (uint16_t)~TSF_XFERABLE, th[1].ts_pinned = 1;
 	th[2].ts_flags &= (uint16_t)~TSF_XFERABLE, th[2].ts_pinned = 1;
-	sched_balance_group(sched_top);
+	sched_balance_group(&ut_stock, sched_top);
 	assert_int_equal(sched_cpu_load(0), 3);
 	assert_int_equal(th[1].ts_cpu, 0);
 	assert_int_equal(th[2].ts_cpu, 0);
@@ -225,7 +225,7 @@ static void test_bind_moves_at_switch(void **state)
 	assert_null(sched_switch(&th[0], SCHED_SW_YIELD));
 	assert_int_equal(th[0].ts_cpu, 3);
 	assert_int_equal(sched_cpu_load(3), 1);
-	sched_balance_group(sched_top);                        /* bound: never moved */
+	sched_balance_group(&ut_stock, sched_top);                        /* bound: never moved */
 	assert_int_equal(th[0].ts_cpu, 3);
 }
 

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <cmocka.h>
 #include "../../kernel/sched/ule.h"
+#include "../../kernel/sched/hmp.h"
 #include "sched_plat_mt.h"
 #include "ut_topo.h"
 
@@ -190,6 +191,7 @@ static void test_nice_affinity_race_wakeups(void **state)
 	mt_reset(NCPU, NULL);
 	ut_topo_uniform(NCPU, 2, 1, 2);   /* root (L3) → SMT cores {0,1}, {2,3} */
 	mt.root = ut_topo.root;
+	hmp_init(NCPU);
 	sched_init(ut_topo.root, NCPU);
 	sched_debug = 1;
 	sched_start_smp();

@@ -35,7 +35,7 @@ static void test_example_wakeup(void **state)
 		assert_int_equal(cpu_search_lowest(ut_topo.root, &s, &r), 384);
 		assert_int_equal(r.csr_cpu, 1);  /* the prefer bonus tips it to {0,1} */
 		/* without the bonus (prefer elsewhere) both groups total 256: either idle CPU */
-		int cpu = sched_lowest(ut_topo.root, &all, -1, 1 << 30, -1, 0);
+		int cpu = sched_lowest(&ut_stock, ut_topo.root, &all, -1, 1 << 30, -1, 0);
 		assert_true(cpu == 1 || cpu == 3);
 	}
 }
@@ -55,12 +55,12 @@ static void test_example_balancing(void **state)
 		struct cpu_search_res lr;
 		/* cpu1 256 + cpu0 (2 - 1) * 256 - 128 = 384; SMT adjustment → 512 */
 		assert_int_equal(cpu_search_lowest(&ut_topo.root->cg_child[0], &s, &lr), 384);
-		int cpu = sched_lowest(ut_topo.root, &lmask, -1, 1, 0, 1);
+		int cpu = sched_lowest(&ut_stock, ut_topo.root, &lmask, -1, 1, 0, 1);
 		assert_true(cpu == 2 || cpu == 3);
 	}
 	/* maxload 0: only the idle pair qualifies */
 	spt.self = 0;
-	assert_true(sched_lowest(ut_topo.root, &lmask, -1, 0, 0, 1) >= 2);
+	assert_true(sched_lowest(&ut_stock, ut_topo.root, &lmask, -1, 0, 0, 1) >= 2);
 }
 
 static void test_smt_adjustment(void **state)
@@ -77,7 +77,7 @@ static void test_smt_adjustment(void **state)
 		spt.self = round % 4;
 		ut_set(0, 2, 1, 150), ut_set(1, 0, 0, PRI_MAX_IDLE);
 		ut_set(2, 0, 0, PRI_MAX_IDLE), ut_set(3, 1, 0, 150);
-		int cpu = sched_lowest(ut_topo.root, &lmask, -1, 1, 0, 1);
+		int cpu = sched_lowest(&ut_stock, ut_topo.root, &lmask, -1, 1, 0, 1);
 		assert_true(cpu == 1 || cpu == 2);
 		seen[cpu]++;
 	}
@@ -87,7 +87,7 @@ static void test_smt_adjustment(void **state)
 	for (int round = 0; round < 16; round++) {
 		spt.self = round % 4;
 		ut_set(0, 1, 0, 150);
-		assert_int_equal(sched_lowest(ut_topo.root, &lmask, -1, 1, 0, 0), 1);
+		assert_int_equal(sched_lowest(&ut_stock, ut_topo.root, &lmask, -1, 1, 0, 0), 1);
 	}
 }
 
@@ -99,17 +99,17 @@ static void test_lowest_eligibility(void **state)
 	ut_set(0, 2, 0, 100), ut_set(1, 2, 0, 100);
 	ut_set(2, 1, 0, 60), ut_set(3, 3, 0, 200);
 	/* pri 150: only CPUs whose lowpri is worse (cpu3) qualify */
-	assert_int_equal(sched_lowest(ut_topo.root, &all, 150, 1 << 30, -1, 0), 3);
+	assert_int_equal(sched_lowest(&ut_stock, ut_topo.root, &all, 150, 1 << 30, -1, 0), 3);
 	/* pri 250: none */
-	assert_int_equal(sched_lowest(ut_topo.root, &all, 250, 1 << 30, -1, 0), -1);
+	assert_int_equal(sched_lowest(&ut_stock, ut_topo.root, &all, 250, 1 << 30, -1, 0), -1);
 	/* maxload 1: cpu2 only */
-	assert_int_equal(sched_lowest(ut_topo.root, &all, -1, 1, -1, 0), 2);
+	assert_int_equal(sched_lowest(&ut_stock, ut_topo.root, &all, -1, 1, -1, 0), 2);
 	/* mask {0}: cpu0 even though it is loaded */
 	struct cpuset m0 = ut_only(0);
-	assert_int_equal(sched_lowest(ut_topo.root, &m0, -1, 1 << 30, -1, 0), 0);
+	assert_int_equal(sched_lowest(&ut_stock, ut_topo.root, &m0, -1, 1 << 30, -1, 0), 0);
 	/* group totals: {0,1} = 4 threads, {2,3} = 4 threads; tie broken on the
 	 * best CPU: cpu2 (load 1) */
-	assert_int_equal(sched_lowest(ut_topo.root, &all, -1, 1 << 30, -1, 0), 2);
+	assert_int_equal(sched_lowest(&ut_stock, ut_topo.root, &all, -1, 1 << 30, -1, 0), 2);
 }
 
 /* 8 CPUs: root (none) → two L3 packages → two SMT cores each. */
@@ -130,7 +130,7 @@ static void test_least_loaded_path(void **state)
 	int loads[8] = { 0, 0, 3, 3, 1, 1, 1, 1 };
 	for (int c = 0; c < 8; c++)
 		ut_set(c, loads[c], 0, loads[c] ? 150 : PRI_MAX_IDLE);
-	int cpu = sched_lowest(ut_topo.root, &all, -1, 1 << 30, -1, 0);
+	int cpu = sched_lowest(&ut_stock, ut_topo.root, &all, -1, 1 << 30, -1, 0);
 	assert_true(cpu >= 4);
 }
 
@@ -143,13 +143,13 @@ static void test_highest(void **state)
 	ut_set(2, 0, 0, 255), ut_set(3, 2, 1, 120);
 	/* {0,1} total 4 beats {2,3} total 2: its best acceptable CPU is cpu1,
 	 * although cpu3 carries more load (cpu0 has nothing transferable) */
-	assert_int_equal(sched_highest(ut_topo.root, &all, 1, 1), 1);
+	assert_int_equal(sched_highest(&ut_stock, ut_topo.root, &all, 1, 1), 1);
 	/* minload 2 rules out cpu1 → cpu3 */
-	assert_int_equal(sched_highest(ut_topo.root, &all, 2, 1), 3);
+	assert_int_equal(sched_highest(&ut_stock, ut_topo.root, &all, 2, 1), 3);
 	/* mintrans 0: cpu0, the most loaded on the most loaded path */
-	assert_int_equal(sched_highest(ut_topo.root, &all, 1, 0), 0);
+	assert_int_equal(sched_highest(&ut_stock, ut_topo.root, &all, 1, 0), 0);
 	/* nothing with load >= 4 */
-	assert_int_equal(sched_highest(ut_topo.root, &all, 4, 0), -1);
+	assert_int_equal(sched_highest(&ut_stock, ut_topo.root, &all, 4, 0), -1);
 }
 
 static void test_random_lcg(void **state)

@@ -124,7 +124,7 @@ static void test_balance_pair_local_preempts(void **state)
 	balance_setup();
 	spt.self = 0;
 	int resched = 0;
-	assert_int_equal(sched_balance_pair(tdq_cpu(1), tdq_cpu(0), &resched), 1);
+	assert_int_equal(sched_balance_pair(&ut_stock, tdq_cpu(1), tdq_cpu(0), &resched), 1);
 	assert_int_equal(th[2].ts_cpu, 0);
 	assert_int_equal(resched, SCHED_RESCHED);
 	assert_int_equal(spt.ipis[0], 0);
@@ -136,7 +136,7 @@ static void test_balance_pair_remote_ipi(void **state)
 	balance_setup();
 	spt.self = 2;
 	int resched = 0;
-	assert_int_equal(sched_balance_pair(tdq_cpu(1), tdq_cpu(0), &resched), 1);
+	assert_int_equal(sched_balance_pair(&ut_stock, tdq_cpu(1), tdq_cpu(0), &resched), 1);
 	assert_int_equal(resched, 0);
 	assert_int_equal(spt.ipis[0], 1);
 }

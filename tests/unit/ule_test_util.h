@@ -10,15 +10,21 @@
 #include <string.h>
 #include <cmocka.h>
 #include "../../kernel/sched/ule.h"
+#include "../../kernel/sched/hmp.h"
 #include "sched_plat_test.h"
 #include "ut_topo.h"
 
+/* Stock ULE decisions (no hybrid placement). */
+static const struct search_mode ut_stock;
+
 /* Builds the tree for ncpu CPUs shaped as in ut_topo_uniform(), resets the
- * test platform and the scheduler (SMP started, CPU 0 current). */
+ * test platform, hmp (every CPU alike) and the scheduler (SMP started, CPU
+ * 0 current). */
 static inline void ut_machine(int ncpu, int threads, int cores_per_l2, int cores_per_l3)
 {
 	ut_topo_uniform(ncpu, threads, cores_per_l2, cores_per_l3);
 	spt_reset(ncpu, ut_topo.root);
+	hmp_init(ncpu);
 	sched_init(ut_topo.root, ncpu);
 	sched_start_smp();
 }

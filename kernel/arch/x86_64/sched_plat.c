@@ -104,6 +104,11 @@ void sched_plat_idle_wait(int cpu)
 	cpu_cli();
 }
 
+int sched_plat_cpu_core_type(int cpu)
+{
+	return smp_cpu_desc((unsigned)cpu)->core_type;
+}
+
 struct cpu_group *sched_plat_topo_root(void)
 {
 	return thread_topo_root();

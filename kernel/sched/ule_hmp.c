@@ -1,0 +1,178 @@
+/*
+ * ule_hmp.c — hybrid placement: the switches of the seed report's
+ * modifications (a)–(f) to cpu_search_lowest / cpu_search_highest
+ * ("Integration Strategy for hmp(4) & sched_ule(4)", Koine Yuusuke, 2026),
+ * kern.sched.policy, and CPUs whose HFI performance is 0. The searches
+ * themselves live in ule_search.c; docs/hmp.md maps each switch to the
+ * report. All of it is read lock-free: a change takes effect at the next
+ * decision.
+ */
+#include "ule.h"
+#include "hmp.h"
+
+/* kern.sched.policy: SCHED_POLICY_ULE (stock placement) or
+ * SCHED_POLICY_HMP (the switches below). */
+int64_t sched_policy = SCHED_POLICY_ULE;
+/* kern.sched.hmp.weight (a): a thread's load on a CPU is hmp's weight
+ * (256 × slowest capacity / capacity) instead of 256. */
+int64_t hmp_sw_weight = 1;
+/* kern.sched.hmp.normalize (b): groups of different sizes are compared
+ * per CPU (totals times the common multiple of the siblings' counts). */
+int64_t hmp_sw_normalize = 1;
+/* kern.sched.hmp.smt (c): a busy SMT group is penalised by 128 scaled by
+ * its capacity, in every search, and the penalty counts in its parent's
+ * total (propagated up trees of three or more levels). */
+int64_t hmp_sw_smt = 1;
+/* kern.sched.hmp.steer (d): each CPU's load is lowered by its score / 4. */
+int64_t hmp_sw_steer = 1;
+/* kern.sched.hmp.random (e): cpu_search_lowest's random tie break is
+ * below score / 4 instead of half a thread. */
+int64_t hmp_sw_random = 1;
+/* kern.sched.hmp.highest_random (f): cpu_search_highest's random tie
+ * break is below the CPU's weight instead of 256. */
+int64_t hmp_sw_highest_random = 1;
+/* kern.sched.hmp.metric: the score of (d) and (e): HMP_METRIC_PERF or
+ * HMP_METRIC_EE (energy efficiency: light loads prefer efficient CPUs). */
+int64_t hmp_metric = HMP_METRIC_PERF;
+/* kern.sched.hmp.audit: also decide without (d) to count in the
+ * schedstats how often steering changed a placement (costs a second
+ * search per placement). */
+int64_t hmp_audit = 1;
+
+static uint8_t on(const int64_t *sw)
+{
+	return __atomic_load_n(sw, __ATOMIC_RELAXED) != 0;
+}
+
+/* See ule.h. */
+struct search_mode search_mode_now(void)
+{
+	struct search_mode m = { 0 };
+	if (__atomic_load_n(&sched_policy, __ATOMIC_RELAXED) != SCHED_POLICY_HMP || hmp_uniform())
+		return m;
+	m.hmp = 1;
+	m.weight = on(&hmp_sw_weight);
+	m.normalize = on(&hmp_sw_normalize);
+	m.smt = on(&hmp_sw_smt);
+	m.steer = on(&hmp_sw_steer);
+	m.random = on(&hmp_sw_random);
+	m.highest_random = on(&hmp_sw_highest_random);
+	m.metric = __atomic_load_n(&hmp_metric, __ATOMIC_RELAXED) == HMP_METRIC_EE ? HMP_METRIC_EE
+										  : HMP_METRIC_PERF;
+	return m;
+}
+
+/* See ule.h. */
+int hmp_drop_avoided(const struct search_mode *mode, struct cpuset *mask)
+{
+	if (!mode->hmp)
+		return 0;
+	struct cpuset usable = *mask;
+	int dropped = 0;
+	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
+		if (hmp_avoid(c)) {
+			cpuset_clr_cpu(&usable, c);
+			dropped = 1;
+		}
+	if (!dropped || cpuset_empty(&usable))
+		return 0;
+	*mask = usable;
+	return 1;
+}
+
+/* See ule.h. */
+int hmp_should_leave(const struct td_sched *ts, int cpu)
+{
+	struct search_mode mode = search_mode_now();
+	if (!mode.hmp || !hmp_avoid(cpu))
+		return 0;
+	struct cpuset mask = ts->ts_mask;
+	for (int i = 0; i < CPUSET_WORDS; i++)
+		mask.bits[i] &= sched_online.bits[i];
+	return hmp_drop_avoided(&mode, &mask);
+}
+
+/* See ule.h. */
+int sched_cpu_core_type(int cpu)
+{
+	return sched_plat_cpu_core_type(cpu) & 3;
+}
+
+/* 1 if cpu and its SMT siblings run nothing (lock-free). */
+static int core_idle(int cpu)
+{
+	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
+	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
+		return tdq_load_of(cpu) == 0;
+	for (int c = cg->cg_first; c <= cg->cg_last; c++)
+		if (cpuset_isset(&cg->cg_mask, (unsigned)c) && tdq_load_of(c) > 0)
+			return 0;
+	return 1;
+}
+
+/* 1 if another thread shares cpu's core (an SMT sibling is busy). */
+static int core_shared(int cpu)
+{
+	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
+	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
+		return 0;
+	for (int c = cg->cg_first; c <= cg->cg_last; c++)
+		if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) && tdq_load_of(c) > 0)
+			return 1;
+	return 0;
+}
+
+/* See ule.h. */
+int hmp_better_idle(int to, int from)
+{
+	if (to == from || hmp_avoid(to) || !core_idle(to))
+		return 0;
+	int ct = hmp_capacity(to), cf = hmp_capacity(from);
+	return ct > cf || (ct == cf && core_shared(from)) || hmp_avoid(from);
+}
+
+/* See ule.h. */
+int hmp_better_idle_for(const struct td_sched *ts, int from)
+{
+	struct cpuset mask = ts->ts_mask;
+	for (int i = 0; i < CPUSET_WORDS; i++)
+		mask.bits[i] &= sched_online.bits[i];
+	for (int c = cpuset_first(&mask); c >= 0; c = cpuset_next(&mask, c))
+		if (hmp_better_idle(c, from))
+			return 1;
+	return 0;
+}
+
+/* kern.sched.hmp.upmigrate: an idle CPU whose core is idle asks a slower
+ * CPU (or one whose core is shared) to hand over its lone running thread
+ * at the next switch point (beyond the report: ULE alone keeps a CPU-bound
+ * thread where it started). */
+int64_t hmp_upmigrate = 1;
+
+/* See ule.h. */
+void hmp_upmigrate_pull(int self)
+{
+	struct search_mode mode = search_mode_now();
+	if (!mode.hmp || !__atomic_load_n(&hmp_upmigrate, __ATOMIC_RELAXED) ||
+	    tdq_load_of(self) > 0 || !core_idle(self) || hmp_avoid(self))
+		return;
+	int victim = -1;
+	for (int c = cpuset_first(&sched_online); c >= 0; c = cpuset_next(&sched_online, c)) {
+		if (tdq_load_of(c) != 1 || !hmp_better_idle(self, c))
+			continue;
+		if (victim < 0 || hmp_capacity(c) < hmp_capacity(victim))
+			victim = c;   /* the slowest first */
+	}
+	if (victim < 0 || !sched_plat_tdq_trylock(victim))
+		return;
+	struct tdq *tdq = tdq_cpu(victim);
+	struct td_sched *t = tdq->tdq_curthread;
+	if (t && tdq->tdq_load == 1 && ts_can_migrate(t) && ts_can_run_on(t, self) &&
+	    !(t->ts_flags & TSF_PICKCPU)) {
+		t->ts_flags |= TSF_PICKCPU;
+		tdq_cpu(self)->tdq_stats.upmigrations++;
+		tdq_cpu(self)->tdq_stats.ipis++;
+		sched_plat_ipi(victim, SCHED_PLAT_IPI_AST);
+	}
+	sched_plat_tdq_unlock(victim);
+}
