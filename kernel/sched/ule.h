@@ -154,6 +154,7 @@ struct search_mode {
 	uint8_t steer;           /* (d) score / 4 off each CPU's load */
 	uint8_t random;          /* (e) random tie break below score / 4 */
 	uint8_t highest_random;  /* (f) highest's random range = the CPU's weight */
+	uint8_t smt_steer;       /* beyond: half the steering on a CPU whose SMT sibling is busy */
 	uint8_t metric;          /* HMP_METRIC_*: the score (d) and (e) use */
 };
 /* The switches as a decision sees them now. Lock-free. */
@@ -183,7 +184,7 @@ int sched_cpu_core_type(int cpu);
 
 extern int64_t sched_policy;
 extern int64_t hmp_sw_weight, hmp_sw_normalize, hmp_sw_smt, hmp_sw_steer, hmp_sw_random,
-	hmp_sw_highest_random, hmp_metric, hmp_audit, hmp_upmigrate;
+	hmp_sw_highest_random, hmp_sw_smt_steer, hmp_metric, hmp_audit, hmp_upmigrate;
 
 /* ---- topology search (ule_search.c) ---- */
 

@@ -31,6 +31,11 @@ int64_t hmp_sw_random = 1;
 /* kern.sched.hmp.highest_random (f): cpu_search_highest's random tie
  * break is below the CPU's weight instead of 256. */
 int64_t hmp_sw_highest_random = 1;
+/* kern.sched.hmp.smt_steer (beyond the report): a CPU whose SMT sibling
+ * is busy is steered to by half its score, since a thread placed there
+ * gets about half the core; with (d) alone a busy P core's idle sibling
+ * out-scores an idle E-core. */
+int64_t hmp_sw_smt_steer = 1;
 /* kern.sched.hmp.metric: the score of (d) and (e): HMP_METRIC_PERF or
  * HMP_METRIC_EE (energy efficiency: light loads prefer efficient CPUs). */
 int64_t hmp_metric = HMP_METRIC_PERF;
@@ -57,6 +62,7 @@ struct search_mode search_mode_now(void)
 	m.steer = on(&hmp_sw_steer);
 	m.random = on(&hmp_sw_random);
 	m.highest_random = on(&hmp_sw_highest_random);
+	m.smt_steer = on(&hmp_sw_smt_steer);
 	m.metric = __atomic_load_n(&hmp_metric, __ATOMIC_RELAXED) == HMP_METRIC_EE ? HMP_METRIC_EE
 										  : HMP_METRIC_PERF;
 	return m;

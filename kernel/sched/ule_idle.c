@@ -142,8 +142,8 @@ int sched_idle(int cpu)
 		tdq->tdq_idle_seen = switchcnt;
 		if (tdq_idled(tdq) == 0)
 			return 1;
-		hmp_upmigrate_pull(cpu);
 	}
+	hmp_upmigrate_pull(cpu);
 	if (tdq->tdq_cg && !(tdq->tdq_cg->cg_flags & CG_FLAG_THREAD) && switchcnt > sched_idlespinthresh)
 		for (int64_t i = 0; i < sched_idlespins; i++) {
 			if (tdq_load_of(cpu) > 0)

@@ -72,11 +72,23 @@ struct group_sum {
 	int64_t capacity;
 };
 
+/* Threads on the CPUs of cg, the moving thread not counted (lowest). */
+static int leaf_threads(const struct cpu_group *cg, const struct cpu_search *s)
+{
+	int n = 0;
+	for (int c = cg->cg_first; c <= cg->cg_last; c++)
+		if (cpuset_isset(&cg->cg_mask, (unsigned)c))
+			n += tdq_load_of(c) - (s->cs_running && c == s->cs_prefer);
+	return n;
+}
+
 /* Leaf part of cpu_search_lowest: CPUs from last to first. */
 static void search_lowest_leaf(const struct cpu_group *cg, const struct cpu_search *s,
 			       struct cpu_search_res *r, struct group_sum *sum)
 {
 	int64_t bload = INT64_MAX;
+	int smt_steer = s->cs_mode.hmp && s->cs_mode.smt_steer && (cg->cg_flags & CG_FLAG_THREAD);
+	int in_core = smt_steer ? leaf_threads(cg, s) : 0;
 	*sum = (struct group_sum){ 0 };
 	r->csr_cpu = -1;
 	for (int c = cg->cg_last; c >= cg->cg_first; c--) {
@@ -90,6 +102,8 @@ static void search_lowest_leaf(const struct cpu_group *cg, const struct cpu_sear
 				l--;   /* the moving thread itself runs there */
 			p = w.prefer_bonus;
 		}
+		if (smt_steer && in_core > l)
+			w.steer /= 2;   /* a sibling is busy: half the core is left */
 		int64_t load = l * w.weight - w.steer;
 		sum->total += load - p;
 		sum->threads += l;

@@ -108,6 +108,8 @@ SYSCTL_INT(kern_sched_hmp_random, "kern.sched.hmp.random", &hmp_sw_random, 1, 0,
 	   "(e) lowest's random tie break below score / 4 instead of half a thread (default 1)");
 SYSCTL_INT(kern_sched_hmp_highest_random, "kern.sched.hmp.highest_random", &hmp_sw_highest_random,
 	   1, 0, 1, "(f) highest's random tie break below the CPU's weight instead of 256 (default 1)");
+SYSCTL_INT(kern_sched_hmp_smt_steer, "kern.sched.hmp.smt_steer", &hmp_sw_smt_steer, 1, 0, 1,
+	   "half the steering on a CPU whose SMT sibling is busy (beyond the report; default 1)");
 SYSCTL_INT(kern_sched_hmp_audit, "kern.sched.hmp.audit", &hmp_audit, 1, 0, 1,
 	   "count placements steering changed (hmp_steered; one more search each; default 1)");
 SYSCTL_INT(kern_sched_hmp_upmigrate, "kern.sched.hmp.upmigrate", &hmp_upmigrate, 1, 0, 1,

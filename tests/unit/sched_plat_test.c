@@ -11,7 +11,7 @@ struct sched_plat_test spt;
 
 /* sched_plat_alloc() arena, rewound by spt_reset() (a test machine lives
  * until the next reset, so nothing leaks). */
-static _Alignas(64) unsigned char arena[1 << 20];
+static _Alignas(64) unsigned char arena[4 << 20];
 static size_t arena_used;
 
 void spt_reset(int ncpu, struct cpu_group *root)

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include "../../kernel/sched/sched_plat.h"
 
-#define SPT_MAXCPU 64
+#define SPT_MAXCPU 256
 struct sched_plat_test {
 	int self;                     /* what sched_plat_cpu_self() returns */
 	int ncpu;

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "../../kernel/sched/topo.h"
 
-#define UT_MAXCPU 64
+#define UT_MAXCPU 256
 static struct topo ut_topo;
 static struct cpu_desc ut_descs[UT_MAXCPU];
 
