@@ -151,6 +151,8 @@ struct td_sched {
 	uint64_t ts_enq_ns;      /* when it was last queued */
 	uint64_t ts_migrations;  /* times it ran on a CPU other than its previous one */
 	uint64_t ts_nswitch;     /* times it was switched out */
+	uint64_t ts_run_ns_type[4];  /* ts_run_ns by the CPU's core type (enum cpu_core_type) */
+	uint64_t ts_run_ns_shared;   /* ts_run_ns while an SMT sibling of its CPU was busy */
 };
 
 /* ---- set-up ---- */

@@ -118,6 +118,8 @@ void tdq_setlowpri(struct tdq *tdq);
  * keeps lowpri exact. tdq locked. FreeBSD: the running-thread branch of
  * sched_thread_priority(). */
 void tdq_running_prichange(struct tdq *tdq, const struct td_sched *ts, int oldpri);
+/* 1 if an SMT sibling of cpu runs or has queued a thread (lock-free). */
+int tdq_core_shared(int cpu);
 /* Calendar advance for one tick (the calendar part of FreeBSD's
  * sched_clock()). tdq locked. */
 void tdq_calendar_tick(struct tdq *tdq);

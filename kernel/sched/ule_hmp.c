@@ -116,25 +116,13 @@ static int core_idle(int cpu)
 	return 1;
 }
 
-/* 1 if another thread shares cpu's core (an SMT sibling is busy). */
-static int core_shared(int cpu)
-{
-	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
-	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
-		return 0;
-	for (int c = cg->cg_first; c <= cg->cg_last; c++)
-		if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) && tdq_load_of(c) > 0)
-			return 1;
-	return 0;
-}
-
 /* See ule.h. */
 int hmp_better_idle(int to, int from)
 {
 	if (to == from || hmp_avoid(to) || !core_idle(to))
 		return 0;
 	int ct = hmp_capacity(to), cf = hmp_capacity(from);
-	return ct > cf || (ct == cf && core_shared(from)) || hmp_avoid(from);
+	return ct > cf || (ct == cf && tdq_core_shared(from)) || hmp_avoid(from);
 }
 
 /* See ule.h. */

@@ -6,12 +6,18 @@
  */
 #include "ule.h"
 
-/* Charges cur's time on the CPU since it started running. Own tdq locked.
- * (Mosaic's own statistics; FreeBSD keeps them in the thread layer.) */
+/* Charges cur's time on the CPU since it started running, also by the
+ * CPU's core type and whether an SMT sibling was busy at the end of the
+ * stretch (stretches end at every switch and tick, so the split is exact
+ * to a tick). Own tdq locked. (Mosaic's own statistics; FreeBSD keeps
+ * run times in the thread layer.) */
 static void account_run(struct tdq *tdq, struct td_sched *cur, uint64_t now_ns)
 {
 	uint64_t d = now_ns - cur->ts_on_ns;
 	cur->ts_run_ns += d;
+	cur->ts_run_ns_type[sched_cpu_core_type(tdq->tdq_id)] += d;
+	if (tdq_core_shared(tdq->tdq_id))
+		cur->ts_run_ns_shared += d;
 	tdq->tdq_stats.run_ns += d;
 	cur->ts_on_ns = now_ns;
 }
@@ -138,6 +144,7 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 static int clock_thread(struct tdq *tdq, struct td_sched *cur)
 {
 	int old = cur->ts_pri;
+	account_run(tdq, cur, sched_plat_time_ns());
 	sched_pctcpu_update(cur, 1);
 	if (cur->ts_class == SCHED_CLASS_TIMESHARE) {
 		cur->ts_runtime += SCHED_TICKINCR;

@@ -228,6 +228,18 @@ void tdq_calendar_tick(struct tdq *tdq)
 	}
 }
 
+/* See ule.h. */
+int tdq_core_shared(int cpu)
+{
+	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
+	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
+		return 0;
+	for (int c = cg->cg_first; c <= cg->cg_last; c++)
+		if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) && tdq_load_of(c) > 0)
+			return 1;
+	return 0;
+}
+
 /* ---- lock-free readers ---- */
 
 int sched_cpu_load(int cpu)
