@@ -346,6 +346,10 @@ struct sched_stats {
 	uint64_t hmp_avoid_picks; /* placements that left out CPUs with HFI perf 0 */
 	uint64_t hmp_avoid_moves; /* running threads that left a CPU with HFI perf 0 */
 	uint64_t upmigrations;    /* running threads a faster idle CPU asked over (kern.sched.hmp.upmigrate) */
+	uint64_t hmp_class_picks; /* interactive threads kept to the fastest CPUs (kern.sched.hmp.class_aware) */
+	uint64_t primary_picks;   /* placed in the primary domain (kern.sched.primary) */
+	uint64_t primary_overflows; /* no primary CPU idle: placed anywhere */
+	uint64_t primary_misses;  /* ended outside the domain although a primary CPU was idle */
 };
 #define SCHED_STATS_NFIELDS (sizeof(struct sched_stats) / sizeof(uint64_t))
 

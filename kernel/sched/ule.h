@@ -181,6 +181,20 @@ int hmp_better_idle_for(const struct td_sched *ts, int from);
  * (TSF_PICKCPU and an IPI). No tdq lock held; takes the victim's with a
  * trylock. */
 void hmp_upmigrate_pull(int self);
+/* kern.sched.hmp.class_aware: for an interactive thread under hmp,
+ * narrows *mask to its fastest CPUs (when that leaves some and drops
+ * some); returns 1 if it did. */
+int hmp_class_mask(const struct search_mode *mode, const struct td_sched *ts, struct cpuset *mask);
+/* kern.sched.primary: the primary CPUs of mask in *out (performance: the
+ * highest capacity; efficiency: the others; or the configured list);
+ * 0 (and *out untouched) when no primary domain is set. */
+#define SCHED_PRIMARY_ALL 0
+#define SCHED_PRIMARY_PERFORMANCE 1
+#define SCHED_PRIMARY_EFFICIENCY 2
+#define SCHED_PRIMARY_LIST 3
+int sched_primary_mask(const struct cpuset *mask, struct cpuset *out);
+extern int64_t sched_primary_kind, hmp_class_aware;
+extern struct cpuset sched_primary_list;
 /* The core type of cpu for the per-type counters (enum cpu_core_type). */
 int sched_cpu_core_type(int cpu);
 

@@ -170,3 +170,67 @@ void hmp_upmigrate_pull(int self)
 	}
 	sched_plat_tdq_unlock(victim);
 }
+
+/* kern.sched.hmp.class_aware (beyond the report; off by default, see
+ * docs/hmp.md): an interactive timeshare thread (or a realtime one) is
+ * placed on the fastest CPUs whenever it may run there; batch threads
+ * take what is left, so they are the ones that overflow to E-cores. */
+int64_t hmp_class_aware = 0;
+
+/* kern.sched.primary (the primary domain of scx_bpfland): threads go to
+ * primary CPUs while one of them is idle, and overflow to the others
+ * after. SCHED_PRIMARY_ALL: no domain. */
+int64_t sched_primary_kind = SCHED_PRIMARY_ALL;
+struct cpuset sched_primary_list;
+
+/* Highest capacity among the online CPUs of mask (0 if none). */
+static int top_capacity(const struct cpuset *mask)
+{
+	int top = 0;
+	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
+		top = hmp_capacity(c) > top ? hmp_capacity(c) : top;
+	return top;
+}
+
+/* The CPUs of mask with capacity top (want 1) or below it (want 0). */
+static struct cpuset by_capacity(const struct cpuset *mask, int top, int want)
+{
+	struct cpuset out;
+	cpuset_zero(&out);
+	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
+		if ((hmp_capacity(c) == top) == want)
+			cpuset_set(&out, (unsigned)c);
+	return out;
+}
+
+/* See ule.h. */
+int hmp_class_mask(const struct search_mode *mode, const struct td_sched *ts, struct cpuset *mask)
+{
+	if (!mode->hmp || !__atomic_load_n(&hmp_class_aware, __ATOMIC_RELAXED) ||
+	    ts->ts_pri > PRI_MAX_INTERACT)
+		return 0;
+	struct cpuset fast = by_capacity(mask, top_capacity(mask), 1);
+	if (cpuset_empty(&fast) || cpuset_equal(&fast, mask))
+		return 0;
+	*mask = fast;
+	return 1;
+}
+
+/* See ule.h. */
+int sched_primary_mask(const struct cpuset *mask, struct cpuset *out)
+{
+	int kind = (int)__atomic_load_n(&sched_primary_kind, __ATOMIC_RELAXED);
+	if (kind == SCHED_PRIMARY_ALL)
+		return 0;
+	if (kind == SCHED_PRIMARY_LIST) {
+		*out = *mask;
+		for (int i = 0; i < CPUSET_WORDS; i++)
+			out->bits[i] &= sched_primary_list.bits[i];
+	} else {
+		*out = by_capacity(&sched_online, top_capacity(&sched_online),
+				   kind == SCHED_PRIMARY_PERFORMANCE);
+		for (int i = 0; i < CPUSET_WORDS; i++)
+			out->bits[i] &= mask->bits[i];
+	}
+	return 1;
+}

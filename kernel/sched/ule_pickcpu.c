@@ -104,6 +104,34 @@ static int steering_changed(const struct search_mode *mode, const struct td_sche
 	return other != cpu;
 }
 
+/* 1 if a CPU of mask runs nothing but its idle thread (lock-free). */
+static int any_idle(const struct cpuset *mask)
+{
+	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
+		if (cpu_is_idle(c))
+			return 1;
+	return 0;
+}
+
+/* kern.sched.primary: narrows *mask to the primary domain while one of
+ * its CPUs is idle (counted in primary_picks), else leaves it for the
+ * overflow (primary_overflows); a thread that may use no primary CPU
+ * while one is idle counts as a miss. */
+static void pick_primary(struct cpuset *mask, struct sched_stats *st)
+{
+	struct cpuset primary, all;
+	if (!sched_primary_mask(mask, &primary))
+		return;
+	if (any_idle(&primary)) {
+		*mask = primary;
+		st->primary_picks++;
+	} else if (cpuset_empty(&primary) && sched_primary_mask(&sched_online, &all) && any_idle(&all)) {
+		st->primary_misses++;
+	} else {
+		st->primary_overflows++;
+	}
+}
+
 /* Counts the core type of the chosen CPU. */
 static void count_type(struct sched_stats *st, int cpu)
 {
@@ -127,7 +155,10 @@ static void count_type(struct sched_stats *st, int cpu)
  * running thread. The steps are numbered as in FreeBSD's sched_pickcpu()
  * (step 3, interrupt threads, does not apply: Mosaic has no interrupt
  * threads). Under kern.sched.policy hmp, CPUs with HFI perf 0 are left
- * out while the thread may run elsewhere. */
+ * out while the thread may run elsewhere (and with class_aware an
+ * interactive thread keeps to the fastest CPUs); with a primary domain
+ * (kern.sched.primary) the search stays in it while one of its CPUs is
+ * idle. */
 int sched_pickcpu(struct td_sched *ts, int flags)
 {
 	int self = sched_plat_cpu_self();
@@ -154,6 +185,9 @@ int sched_pickcpu(struct td_sched *ts, int flags)
 	struct search_mode mode = search_mode_now();
 	if (hmp_drop_avoided(&mode, &mask))
 		st->hmp_avoid_picks++;
+	if (hmp_class_mask(&mode, ts, &mask))
+		st->hmp_class_picks++;
+	pick_primary(&mask, st);
 	int cpu = pick_last_cpu(ts, &mask);
 	uint64_t *path = &st->pick_idle_affinity;
 	if (cpu < 0) {

@@ -11,6 +11,7 @@
 #include <smp.h>
 #include <string.h>
 #include "../sched/ule.h"
+#include "cmd_thread.h"
 
 static char sched_name[] = "ULE";
 SYSCTL_STRING(kern_sched_name, "kern.sched.name", sched_name, sizeof(sched_name), 0,
@@ -112,8 +113,46 @@ SYSCTL_INT(kern_sched_hmp_smt_steer, "kern.sched.hmp.smt_steer", &hmp_sw_smt_ste
 	   "half the steering on a CPU whose SMT sibling is busy (beyond the report; default 1)");
 SYSCTL_INT(kern_sched_hmp_audit, "kern.sched.hmp.audit", &hmp_audit, 1, 0, 1,
 	   "count placements steering changed (hmp_steered; one more search each; default 1)");
+SYSCTL_INT(kern_sched_hmp_class_aware, "kern.sched.hmp.class_aware", &hmp_class_aware, 1, 0, 1,
+	   "interactive threads kept to the fastest CPUs (beyond the report; default 0)");
 SYSCTL_INT(kern_sched_hmp_upmigrate, "kern.sched.hmp.upmigrate", &hmp_upmigrate, 1, 0, 1,
 	   "an idle faster core takes a lone running thread from a slower one (default 1)");
+
+static const char *const primary_names[] = { "all", "performance", "efficiency" };
+
+static void primary_get(int index, char *buf, size_t len)
+{
+	(void)index;
+	int kind = (int)sched_primary_kind;
+	if (kind == SCHED_PRIMARY_LIST)
+		topo_cpulist(&sched_primary_list, buf, len);
+	else
+		ksnprintf(buf, len, "%s", primary_names[kind]);
+}
+
+/* all, performance, efficiency, or a CPU list of this machine. */
+static int primary_set(int index, const char *value, char *err, size_t len)
+{
+	(void)index;
+	for (int k = 0; k < 3; k++)
+		if (strcmp(value, primary_names[k]) == 0) {
+			__atomic_store_n(&sched_primary_kind, k, __ATOMIC_RELAXED);
+			return 0;
+		}
+	struct cpuset list;
+	if (cpulist_parse(value, smp_cpu_count(), &list, err, len))
+		return -1;
+	if (cpuset_empty(&list)) {
+		ksnprintf(err, len, "kern.sched.primary: the list names no CPU");
+		return -1;
+	}
+	sched_primary_list = list;
+	__atomic_store_n(&sched_primary_kind, SCHED_PRIMARY_LIST, __ATOMIC_RELEASE);
+	return 0;
+}
+SYSCTL_HANDLER(kern_sched_primary, "kern.sched.primary", NULL, primary_get, primary_set,
+	       "primary domain: all, performance, efficiency or a CPU list (placed there while "
+	       "one is idle, then overflow)");
 
 /* kern.sched.quantum: the slice in microseconds (read-only; write kern.sched.slice). */
 static void quantum_proc(char *buf, size_t len)

@@ -221,6 +221,74 @@ static void test_balance_reaches_a_stable_state(void **state)
 	}
 }
 
+/* kern.sched.hmp.metric=ee: steered by energy efficiency, a light load
+ * (two threads) runs on E-cores. */
+static void test_metric_ee(void **state)
+{
+	(void)state;
+	for (int trial = 0; trial < 50; trial++) {
+		ut_hybrid(UT_I7, 0);
+		hmp_metric = HMP_METRIC_EE;
+		seed_all(trial);
+		assert_true(place(0) >= 12);
+		assert_true(place(1) >= 12);
+	}
+	hmp_metric = HMP_METRIC_PERF;
+}
+
+/* kern.sched.hmp.class_aware: with every P core running a batch thread,
+ * an interactive thread still goes to a P-core (where it preempts); without
+ * the option it takes an idle E-core. */
+static void test_class_aware(void **state)
+{
+	(void)state;
+	for (int on = 0; on <= 1; on++) {
+		ut_hybrid(UT_I7, 0);
+		hmp_class_aware = on;
+		for (int i = 0; i < 6; i++)
+			place(i);
+		spt.self = 0;
+		sched_thread_init(&th[10], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
+		th[10].ts_slptime = 100u << SCHED_TICK_SHIFT;   /* interactive */
+		sched_add(&th[10], 0);
+		assert_true(th[10].ts_pri <= PRI_MAX_INTERACT);
+		assert_true(on ? th[10].ts_cpu < 12 : th[10].ts_cpu >= 12);
+		assert_true(tdq_cpu(0)->tdq_stats.hmp_class_picks == (uint64_t)on);
+	}
+	hmp_class_aware = 0;
+}
+
+/* kern.sched.primary: efficiency (the E-cores) while one is idle, then
+ * overflow; a list; the counters. */
+static void test_primary_domain(void **state)
+{
+	(void)state;
+	ut_hybrid(UT_I7, 0);
+	sched_primary_kind = SCHED_PRIMARY_EFFICIENCY;
+	for (int i = 0; i < 8; i++)
+		assert_true(place(i) >= 12);
+	assert_true(place(8) < 12);                    /* E full: overflow */
+	struct sched_stats *st = &tdq_cpu(0)->tdq_stats;
+	assert_true(st->primary_picks == 8 && st->primary_overflows == 1);
+	struct cpuset p_only = ut_only(4);
+	place_on(9, &p_only);                          /* may not use the domain... */
+	assert_true(st->primary_misses == 0);           /* ...but no primary CPU is idle */
+	ut_hybrid(UT_I7, 0);
+	sched_primary_kind = SCHED_PRIMARY_LIST;
+	cpuset_zero(&sched_primary_list);
+	cpuset_set(&sched_primary_list, 7);
+	cpuset_set(&sched_primary_list, 16);
+	int a = place(0), b = place(1);
+	assert_true((a == 7 && b == 16) || (a == 16 && b == 7));
+	place_on(2, &p_only);                          /* CPU 4 only: a miss */
+	assert_true(tdq_cpu(0)->tdq_stats.primary_misses == 0);   /* 7 and 16 are busy now */
+	ut_hybrid(UT_I7, 0);
+	sched_primary_kind = SCHED_PRIMARY_LIST;
+	place_on(0, &p_only);
+	assert_true(tdq_cpu(0)->tdq_stats.primary_misses == 1);   /* 7 and 16 idle, not allowed */
+	sched_primary_kind = SCHED_PRIMARY_ALL;
+}
+
 /* The CPUs the placement of n threads chose, for comparing policies. */
 static void sequence(int n, int *out)
 {
@@ -560,6 +628,9 @@ int main(void)
 		cmocka_unit_test(test_155h),
 		cmocka_unit_test(test_upmigration),
 		cmocka_unit_test(test_balance_reaches_a_stable_state),
+		cmocka_unit_test(test_metric_ee),
+		cmocka_unit_test(test_class_aware),
+		cmocka_unit_test(test_primary_domain),
 		cmocka_unit_test(test_perf_zero_never_chosen),
 		cmocka_unit_test(test_policy_ule_is_stock),
 		cmocka_unit_test(test_homogeneous_hmp_is_ule),
