@@ -133,7 +133,8 @@ UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
-                           kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c
+                           kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c \
+                           kernel/machine/machine_hfi.c
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
@@ -176,7 +177,8 @@ FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
 FUZZ_SRCS_elf := boot/elf_check.c
 FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check.c kernel/machine/machine_values.c \
-                     kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c
+                     kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c \
+                     kernel/machine/machine_hfi.c
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
@@ -204,7 +206,8 @@ $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpu
 # build/machine-info MACHINE: resolves a preset name or file, parses and checks
 # it with the kernel's own code and prints what QEMU needs (docs/machines.md).
 MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) kernel/machine/machine_parse.c \
-                     kernel/machine/machine_check.c kernel/machine/machine_values.c kernel/lib/format.c
+                     kernel/machine/machine_check.c kernel/machine/machine_values.c kernel/lib/format.c \
+                     kernel/machine/machine_hfi.c
 $(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/machine/machine_parse.h
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(MACHINE_INFO_SRCS)
