@@ -148,6 +148,11 @@ UNIT_SRCS_ule_balance  := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_wakeup   := $(ULE_TEST_SRCS)
 # The race test runs the core on pthreads (sched_plat_mt.c) under ThreadSanitizer.
 UNIT_SRCS_ule_race     := $(filter-out tests/unit/sched_plat_test.c,$(ULE_TEST_SRCS)) tests/unit/sched_plat_mt.c
+HFI_TEST_SRCS := kernel/arch/x86_64/hfi/hfi_table.c kernel/arch/x86_64/hfi/hfi_start.c \
+                 kernel/arch/x86_64/hfi/hfi_event.c kernel/arch/x86_64/hfi/hfi_publish.c \
+                 tests/unit/hfi_fake.c kernel/lib/format.c
+UNIT_SRCS_hfi_start := $(HFI_TEST_SRCS)
+UNIT_SRCS_hfi_event := $(HFI_TEST_SRCS)
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -158,6 +163,7 @@ $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpu
 $(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
 $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_ule_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
@@ -182,6 +188,7 @@ FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
+FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -192,6 +199,7 @@ $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
 $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
 $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
+$(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder

@@ -20,7 +20,9 @@
 #include <cpu.h>
 #include <ioapic.h>
 #include <lapic.h>
+#include <emul/emul_hfi.h>
 #include <emul/machine_platform.h>
+#include <hfi/hfi_kernel.h>
 #include <percpu.h>
 #include <trap.h>
 #include <version.h>
@@ -52,6 +54,8 @@ static void kernel_main_continued(void *arg)
 	smp_start_aps();
 	machine_platform_apply();   /* before anything reads the descriptors */
 	thread_boot();              /* from here on this flow is thread "main" */
+	emul_hfi_init();            /* the emulated HFI device, if the description has rows */
+	hfi_init();                 /* the HFI driver: real or emulated, through the door */
 	shell_main(cmdline_get("run"));
 }
 
