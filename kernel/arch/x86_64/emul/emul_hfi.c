@@ -275,6 +275,7 @@ static int emul_hfi_msr_exists(uint32_t msr)
 	}
 }
 
+/* Whether the door should hand msr to the device at all. */
 static int emul_hfi_is_ours(uint32_t msr)
 {
 	return msr == MSR_IA32_HW_FEEDBACK_PTR || msr == MSR_IA32_HW_FEEDBACK_CONFIG ||

@@ -24,33 +24,38 @@ static struct waitq hfi_wq = WAITQ_INIT("hfi publisher");
 
 /* ---- hfi_plat.h ---- */
 
+/* See hfi_plat.h: smp_call_on(), which waits with interrupts on. */
 int hfi_plat_run_on(unsigned cpu, void (*fn)(void *), void *arg)
 {
 	return smp_call_on(cpu, fn, arg);
 }
 
+/* See hfi_plat.h. */
 unsigned hfi_plat_cpu_self(void)
 {
 	return cpu_current();
 }
 
+/* See hfi_plat.h: the local APIC's thermal LVT (lapic.h). */
 int hfi_plat_lvt_present(void)
 {
 	return lapic_has_thermal_lvt();
 }
 
+/* See hfi_plat.h. */
 uint32_t hfi_plat_lvt_read(void)
 {
 	return lapic_thermal_lvt_read();
 }
 
+/* See hfi_plat.h. */
 void hfi_plat_lvt_write(uint32_t v)
 {
 	lapic_thermal_lvt_write(v);
 }
 
-/* One page from pmm_alloc_page(), several from the boot-time contiguous
- * allocator; both are zeroed. */
+/* See hfi_plat.h. One page from pmm_alloc_page(), several from the
+ * boot-time contiguous allocator; both are zeroed; nothing frees them. */
 void *hfi_plat_table_alloc(unsigned pages, uint64_t *phys)
 {
 	uint64_t p = pages == 1 ? pmm_alloc_page() : pmm_alloc_low(pages, ~0ull);
@@ -60,11 +65,13 @@ void *hfi_plat_table_alloc(unsigned pages, uint64_t *phys)
 	return phys_to_virt(p);
 }
 
+/* See hfi_plat.h: the heap, never freed. */
 void *hfi_plat_zalloc(size_t size)
 {
 	return kzalloc(size);
 }
 
+/* See hfi_plat.h: one printk line. */
 void hfi_plat_log(const char *fmt, ...)
 {
 	char line[HFI_LOG_MAX];
