@@ -111,7 +111,8 @@ static int hfi_show(void)
 {
 	const struct hfi_drv *d = hfi_driver();
 	const struct hfi_features *f = &d->feat;
-	printk("hfi: %s\n", d->why[0] ? d->why : "not started");
+	printk("hfi: %s%s\n", d->why[0] ? d->why : "not started",
+	       d->on && !hfi_publishing() ? " (nothing published: no publisher thread, sched=off?)" : "");
 	if (f->hfi) {
 		printk("CPUID.06H: HFI %s, ITD %s, PTS %s, %u class%s, capabilities 0x%x, %u page%s "
 		       "(max leaf 0x%x)\n", f->hfi ? "yes" : "no", f->itd ? "yes" : "no",
@@ -157,8 +158,9 @@ static int hfi_wait(int argc, char **argv)
 	uint64_t ms = HFI_WAIT_DEFAULT_MS;
 	if (argc == 3 && shell_arg_u64("hfi", "-w MS", argv[2], 0, 1, SHELL_MS_MAX, &ms))
 		return 1;
-	if (!d->on) {
-		printk("hfi: %s\n", d->why);
+	if (!d->on || !hfi_publishing()) {
+		printk("hfi: %s\n", d->on ? "-w: nothing is published (no publisher thread, sched=off?)" :
+		       d->why);
 		return 1;
 	}
 	for (unsigned i = 0; i < d->ncpu; i++) {

@@ -21,6 +21,7 @@
 
 static struct hfi_drv hfi_drv = { .vector = VEC_THERMAL };
 static struct waitq hfi_wq = WAITQ_INIT("hfi publisher");
+static int hfi_publisher_started;
 
 /* ---- hfi_plat.h ---- */
 
@@ -146,6 +147,14 @@ void hfi_init(void)
 		printk("hfi: scheduler off (sched=off): tables are copied but not handed to hmp\n");
 	else if (!thread_create("hfi", hfi_publisher, NULL, &attr))
 		printk("hfi: out of memory for the publisher thread: scores are not handed to hmp\n");
+	else
+		hfi_publisher_started = 1;
+}
+
+/* See hfi_kernel.h. */
+int hfi_publishing(void)
+{
+	return hfi_publisher_started;
 }
 
 /* See hfi_kernel.h. */

@@ -14,6 +14,8 @@
  * smp_start_aps(), machine_platform_apply(), thread_boot() (and hmp_init()),
  * interrupts on. */
 void hfi_init(void);
+/* 1 when the publisher thread runs (not with sched=off). */
+int hfi_publishing(void);
 /* The driver's state, for reading (counters through hfi_count()). */
 const struct hfi_drv *hfi_driver(void);
 
