@@ -133,7 +133,8 @@ UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
-                           kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c
+                           kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c \
+                           kernel/machine/machine_hfi.c
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
@@ -151,6 +152,11 @@ UNIT_SRCS_hmp          := kernel/sched/hmp.c tests/unit/sched_plat_test.c
 UNIT_SRCS_hmp_race     := kernel/sched/hmp.c tests/unit/sched_plat_mt.c
 # The race test runs the core on pthreads (sched_plat_mt.c) under ThreadSanitizer.
 UNIT_SRCS_ule_race     := $(filter-out tests/unit/sched_plat_test.c,$(ULE_TEST_SRCS)) tests/unit/sched_plat_mt.c
+HFI_TEST_SRCS := kernel/arch/x86_64/hfi/hfi_table.c kernel/arch/x86_64/hfi/hfi_start.c \
+                 kernel/arch/x86_64/hfi/hfi_event.c kernel/arch/x86_64/hfi/hfi_publish.c \
+                 tests/unit/hfi_fake.c kernel/lib/format.c
+UNIT_SRCS_hfi_start := $(HFI_TEST_SRCS)
+UNIT_SRCS_hfi_event := $(HFI_TEST_SRCS)
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -161,6 +167,7 @@ $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpu
 $(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
 $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
@@ -180,10 +187,12 @@ FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
 FUZZ_SRCS_elf := boot/elf_check.c
 FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check.c kernel/machine/machine_values.c \
-                     kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c
+                     kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c \
+                     kernel/machine/machine_hfi.c
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
+FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -194,6 +203,7 @@ $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
 $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
 $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
+$(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
@@ -208,7 +218,8 @@ $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpu
 # build/machine-info MACHINE: resolves a preset name or file, parses and checks
 # it with the kernel's own code and prints what QEMU needs (docs/machines.md).
 MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) kernel/machine/machine_parse.c \
-                     kernel/machine/machine_check.c kernel/machine/machine_values.c kernel/lib/format.c
+                     kernel/machine/machine_check.c kernel/machine/machine_values.c kernel/lib/format.c \
+                     kernel/machine/machine_hfi.c
 $(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/machine/machine_parse.h
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(MACHINE_INFO_SRCS)

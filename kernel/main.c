@@ -20,7 +20,9 @@
 #include <cpu.h>
 #include <ioapic.h>
 #include <lapic.h>
+#include <emul/emul_hfi.h>
 #include <emul/machine_platform.h>
+#include <hfi/hfi_kernel.h>
 #include <hmp_sources.h>
 #include <percpu.h>
 #include <trap.h>
@@ -54,6 +56,8 @@ static void kernel_main_continued(void *arg)
 	machine_platform_apply();   /* before anything reads the descriptors */
 	hmp_sources_init();         /* capacities and scores, before the scheduler */
 	thread_boot();              /* from here on this flow is thread "main" */
+	emul_hfi_init();            /* the emulated HFI device, if the description has rows */
+	hfi_init();                 /* the HFI driver: real or emulated, through the door */
 	shell_main(cmdline_get("run"));
 }
 

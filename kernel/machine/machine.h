@@ -17,6 +17,10 @@
 #define MACHINE_MAX_CPUS    256   /* = MAXCPU (QEMU's q35 takes 255: the host tool says so) */
 #define MACHINE_MAX_ROWS    256
 #define MACHINE_MAX_EVENTS  64
+/* `hfi-classes` bound: real hybrid parts enumerate 4 Thread Director
+ * classes (CPUID.06H:ECX[15:8]); 8 leaves room for later parts while a
+ * table of 256 rows stays within 2 pages (docs/hfi.md). */
+#define MACHINE_HFI_CLASSES_MAX 8
 #define MACHINE_MODEL_MAX   64
 #define MACHINE_NO_ROW      CPU_DESC_NO_HFI_ROW
 #define MACHINE_NO_LLC      CPU_DESC_NO_CACHE
@@ -48,16 +52,36 @@ struct machine_cpu {
 	unsigned line;         /* where it was described */
 };
 
-struct machine_hfi_row {
-	uint8_t perf, ee;      /* initial capabilities, 0..255 */
-	uint8_t set;           /* an `hfi` line gave them */
+/* CPUID.06H bits the emulated HFI device presents (`hfi-features`). */
+#define MACHINE_HFI_F_HFI 0x1u   /* EAX[19]: the HFI table and its MSRs */
+#define MACHINE_HFI_F_ITD 0x2u   /* EAX[23]: Thread Director (classes) */
+#define MACHINE_HFI_F_PTS 0x4u   /* EAX[6]: package thermal status/interrupt */
+
+/* One class's capabilities in an HFI row, raw 0..255. */
+struct machine_hfi_value {
+	uint8_t perf, ee;
 };
 
-/* At time_ms after boot, row `row` gets perf/ee. */
+/* Class 0's values are also .perf / .ee (the HFI table without Thread
+ * Director has only class 0). */
+struct machine_hfi_row {
+	union {
+		struct { uint8_t perf, ee; };
+		struct machine_hfi_value cls[MACHINE_HFI_CLASSES_MAX];
+	};
+	uint8_t set;           /* an `hfi` line gave them (every class) */
+};
+
+/* At time_ms after boot, row `row` gets the values of the classes in
+ * `classes` (bit c: cls[c]; class 0 always); the other classes keep theirs. */
 struct machine_event {
 	uint64_t time_ms;
 	int32_t row;
-	uint8_t perf, ee;
+	uint8_t classes;
+	union {
+		struct { uint8_t perf, ee; };
+		struct machine_hfi_value cls[MACHINE_HFI_CLASSES_MAX];
+	};
 };
 
 struct machine {
@@ -67,6 +91,11 @@ struct machine {
 	unsigned cpu_count_line;          /* where `cpus` was given */
 	uint64_t mem_bytes;               /* `memory`: MACHINE_MEM_MIN..MACHINE_MEM_MAX */
 	unsigned hfi_rows;                /* `hfi-rows` (0: no HFI) */
+	unsigned hfi_classes;             /* `hfi-classes`, 1..MACHINE_HFI_CLASSES_MAX (1 if not given) */
+	unsigned hfi_features;            /* MACHINE_HFI_F_*: `hfi-features`, else hfi,pts (+itd
+	                                   * with hfi-classes > 1); 0 without rows */
+	unsigned hfi_pages;               /* 4 KiB pages of the emulated table with every class
+	                                   * (computed; 0 without rows) */
 	/* Relative speed of one thread of each core type running alone, and
 	 * the combined throughput of a core's SMT threads all busy (0 = not
 	 * given), both in MACHINE_SPEED_ONE units. */
@@ -96,5 +125,8 @@ int machine_apply(const struct machine *m, struct cpu_desc *const *desc, unsigne
 
 /* "P", "E", "LP-E" or "none". */
 const char *machine_core_type_name(unsigned type);
+/* The MACHINE_HFI_F_* bits as `hfi-features` spells them ("hfi,itd,pts",
+ * "none") into buf. */
+void machine_hfi_features_text(unsigned features, char *buf, size_t size);
 
 #endif

@@ -97,6 +97,8 @@ int machine_check(struct machine_parser *p)
 		if (!lines[k])
 			return machine_fail(p, p->line ? p->line : 1, "end of file without a '%s' line",
 					    keys[k]);
+	if (machine_check_hfi(p))
+		return -1;
 	if (m->topology == MACHINE_TOPOLOGY_CPUID)
 		return 0;
 	for (unsigned i = 0; i < m->cpu_count; i++)

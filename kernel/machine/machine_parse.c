@@ -43,8 +43,8 @@ static int once(struct machine_parser *p, const char *key, unsigned *first)
 	return 0;
 }
 
-/* An HFI row number: "none" only when allow_none; needs `hfi-rows` first. */
-static int row_value(struct machine_parser *p, const char *s, int allow_none, int32_t *out)
+/* See machine_parse.h. */
+int machine_row_value(struct machine_parser *p, const char *s, int allow_none, int32_t *out)
 {
 	uint64_t v;
 	if (allow_none && strcmp(s, "none") == 0) {
@@ -134,7 +134,7 @@ static int parse_cpu(struct machine_parser *p, char **tok, int ntok)
 			c->package = (uint32_t)v;
 			break;
 		default:
-			if (row_value(p, val, 1, &c->hfi_row))
+			if (machine_row_value(p, val, 1, &c->hfi_row))
 				return -1;
 			break;
 		}
@@ -145,67 +145,6 @@ static int parse_cpu(struct machine_parser *p, char **tok, int ntok)
 			return machine_fail(p, p->line, "cpu %lu: missing %s=", (unsigned long)n,
 					    attrs[a]);
 	c->line = p->line;
-	return 0;
-}
-
-/* perf=V ee=V from tok[from..ntok-1], both required. */
-static int parse_perf_ee(struct machine_parser *p, char **tok, int from, int ntok, uint8_t *perf,
-			 uint8_t *ee)
-{
-	int have = 0;
-	for (int i = from; i < ntok; i++) {
-		char *val = split_attr(tok[i]);
-		uint64_t v;
-		int is_perf = val && strcmp(tok[i], "perf") == 0;
-		if (!val || (!is_perf && strcmp(tok[i], "ee") != 0))
-			return machine_fail(p, p->line, "unknown attribute '%s' (expected perf= ee=)",
-					    tok[i]);
-		if (machine_number(p, val, tok[i], 255, &v))
-			return -1;
-		*(is_perf ? perf : ee) = (uint8_t)v;
-		have |= is_perf ? 1 : 2;
-	}
-	if (have != 3)
-		return machine_fail(p, p->line, "needs both perf= and ee= (0..255)");
-	return 0;
-}
-
-/* hfi ROW perf=V ee=V */
-static int parse_hfi(struct machine_parser *p, char **tok, int ntok)
-{
-	int32_t row;
-	if (ntok < 2)
-		return machine_fail(p, p->line, "'hfi' needs a row number");
-	if (row_value(p, tok[1], 0, &row))
-		return -1;
-	struct machine_hfi_row *r = &p->m->hfi[row];
-	if (r->set)
-		return machine_fail(p, p->line, "HFI row %d given twice", (int)row);
-	if (parse_perf_ee(p, tok, 2, ntok, &r->perf, &r->ee))
-		return -1;
-	r->set = 1;
-	return 0;
-}
-
-/* event MS row=R perf=V ee=V — times must not go backwards. */
-static int parse_event(struct machine_parser *p, char **tok, int ntok)
-{
-	struct machine *m = p->m;
-	uint64_t ms;
-	if (ntok < 3 || strncmp(tok[2], "row=", 4) != 0)
-		return machine_fail(p, p->line, "expected 'event MS row=R perf=V ee=V'");
-	if (m->event_count == MACHINE_MAX_EVENTS)
-		return machine_fail(p, p->line, "more than %d events", MACHINE_MAX_EVENTS);
-	if (machine_number(p, tok[1], "event time (ms)", 1000000000ull, &ms))
-		return -1;
-	struct machine_event *e = &m->event[m->event_count];
-	if (m->event_count && ms < e[-1].time_ms)
-		return machine_fail(p, p->line, "event at %lu ms comes after one at %lu ms",
-				    (unsigned long)ms, (unsigned long)e[-1].time_ms);
-	e->time_ms = ms;
-	if (row_value(p, tok[2] + 4, 0, &e->row) || parse_perf_ee(p, tok, 3, ntok, &e->perf, &e->ee))
-		return -1;
-	m->event_count++;
 	return 0;
 }
 
@@ -246,9 +185,13 @@ static int parse_line(struct machine_parser *p, char **tok, int ntok, const char
 	if (strcmp(key, "cpu") == 0)
 		return parse_cpu(p, tok, ntok);
 	if (strcmp(key, "hfi") == 0)
-		return parse_hfi(p, tok, ntok);
+		return machine_parse_hfi(p, tok, ntok);
 	if (strcmp(key, "event") == 0)
-		return parse_event(p, tok, ntok);
+		return machine_parse_event(p, tok, ntok);
+	if (strcmp(key, "hfi-classes") == 0)
+		return machine_parse_hfi_classes(p, tok, ntok);
+	if (strcmp(key, "hfi-features") == 0)
+		return machine_parse_hfi_features(p, tok, ntok);
 	if (strcmp(key, "speed") == 0)
 		return parse_speed(p, tok, ntok, m->speed, p->line_speed);
 	if (strcmp(key, "smt-throughput") == 0)

@@ -12,6 +12,8 @@ struct machine_parser {
 	unsigned line;                                  /* current line, from 1 */
 	unsigned line_model, line_cpus, line_memory, line_hfi_rows, line_topology;
 	unsigned line_cpu_first;                        /* first `cpu` line */
+	unsigned line_hfi_classes, line_hfi_features;   /* machine_hfi.c */
+	unsigned line_hfi_first;                        /* first `hfi` or `event` line */
 	unsigned line_speed[MACHINE_CORE_TYPES];        /* `speed T` lines */
 	unsigned line_smt[MACHINE_CORE_TYPES];          /* `smt-throughput T` lines */
 };
@@ -23,6 +25,19 @@ int machine_fail(struct machine_parser *p, unsigned line, const char *fmt, ...)
  * each other (every CPU described, SMT cores and modules coherent, rows
  * and speeds given). Fills smt_threads. Returns 0 or machine_fail(). */
 int machine_check(struct machine_parser *p);
+/* An HFI row number for p's current line: "none" only when allow_none;
+ * needs `hfi-rows` first. 0 or machine_fail(). */
+int machine_row_value(struct machine_parser *p, const char *s, int allow_none, int32_t *out);
+
+/* machine_hfi.c: the HFI statements (`hfi-classes N`, `hfi-features LIST`,
+ * `hfi ROW ...`, `event MS row=R ...`), tok[0] being the key; and the
+ * whole-description HFI check run by machine_check() (defaults of classes
+ * and features, the table's pages). Each returns 0 or machine_fail(). */
+int machine_parse_hfi_classes(struct machine_parser *p, char **tok, int ntok);
+int machine_parse_hfi_features(struct machine_parser *p, char **tok, int ntok);
+int machine_parse_hfi(struct machine_parser *p, char **tok, int ntok);
+int machine_parse_event(struct machine_parser *p, char **tok, int ntok);
+int machine_check_hfi(struct machine_parser *p);
 
 /* machine_values.c: core type by name (-1 if unknown); a decimal integer
  * 0..max that is all digits (0 or -1); the same for line item `what`, with a

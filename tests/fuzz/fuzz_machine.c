@@ -16,7 +16,7 @@
 #include <machine.h>
 
 #define TEXT_MAX 8192
-#define PRESETS_MAX 16
+#define PRESETS_MAX 17
 
 /* The example of docs/machines.md: the presets have no events. */
 static const char example[] =
@@ -27,6 +27,18 @@ static const char example[] =
 	"cpu 2 type=E core=1 module=1 llc=0 row=1\ncpu 3 type=E core=2 module=1 llc=0 row=1\n"
 	"hfi 0 perf=255 ee=80\nhfi 1 perf=140 ee=200\n"
 	"event 5000 row=1 perf=200 ee=200\nevent 6000 row=0 perf=10 ee=10  # later\n";
+
+/* The HFI statements with several classes (docs/machines.md). */
+static const char example_classes[] =
+	"model small hybrid\ncpus 4\nmemory 512M\nhfi-rows 3\nhfi-classes 4\nhfi-features hfi,itd,pts\n"
+	"speed P 1.0\nspeed E 0.54\nsmt-throughput P 1.39\n"
+	"cpu 0 type=P core=0 thread=0 module=0 llc=0 row=0\n"
+	"cpu 1 type=P core=0 thread=1 module=0 llc=0 row=1\n"
+	"cpu 2 type=E core=1 module=1 llc=0 row=2\ncpu 3 type=E core=2 module=1 llc=0 row=2\n"
+	"hfi 0 perf=255 ee=80 class1=250,70 class2=240,60 class3=200,50\n"
+	"hfi 1 perf=255 ee=80 class1=250,70 class2=240,60 class3=200,50\n"
+	"hfi 2 perf=140 ee=200 class1=100,190 class2=90,180 class3=200,250\n"
+	"event 5000 row=2 perf=200 ee=200 class3=7,8\nevent 6000 row=0 perf=0 ee=0 class1=1,2 class2=3,4\n";
 
 static const char *preset[PRESETS_MAX];
 static size_t preset_len[PRESETS_MAX];
@@ -58,7 +70,9 @@ static void load_presets(void)
 		free(names);
 	preset[npresets] = example;
 	preset_len[npresets++] = sizeof(example) - 1;
-	if (npresets == 1) {
+	preset[npresets] = example_classes;
+	preset_len[npresets++] = sizeof(example_classes) - 1;
+	if (npresets == 2) {
 		fprintf(stderr, "fuzz_machine: no machines/*.machine (run from the repository root)\n");
 		exit(2);
 	}
@@ -103,7 +117,7 @@ static void splice(char *buf, size_t *len, size_t cap, size_t at, size_t n, cons
 static void edit(struct fuzz *f, char *buf, size_t *len)
 {
 	static const char *const numbers[] = { "0", "1", "2", "3", "7", "8", "15", "255", "256", "257",
-		"4294967294", "4294967295", "99999999999999999999", "16G", "17G", "64M", "63M", "none" };
+		"4294967294", "4294967295", "99999999999999999999", "16G", "17G", "64M", "63M", "none", "9" };
 	size_t lines = count_lines(buf, *len), n, n2;
 	size_t k = lines ? fuzz_below(f, lines) : 0;
 	long at = line_span(buf, *len, k, &n), next;
@@ -148,6 +162,31 @@ static void edit(struct fuzz *f, char *buf, size_t *len)
 	}
 }
 
+/* The HFI promises: classes 1..8 and some features only with rows; the
+ * table of every class fits its pages (at most 16); events name class 0
+ * and only existing classes. */
+static void check_hfi(struct fuzz *f, const struct machine *m)
+{
+	if (!m->hfi_rows) {
+		if (m->hfi_classes || m->hfi_features || m->hfi_pages)
+			fuzz_fail(f, "no rows but %u classes, features %u, %u pages", m->hfi_classes,
+				  m->hfi_features, m->hfi_pages);
+		return;
+	}
+	if (m->hfi_classes < 1 || m->hfi_classes > MACHINE_HFI_CLASSES_MAX || m->hfi_features > 7)
+		fuzz_fail(f, "%u classes, features %u", m->hfi_classes, m->hfi_features);
+	size_t stride = (2 * m->hfi_classes + 7) / 8 * 8;
+	size_t bytes = 8 + stride + m->hfi_rows * stride;
+	if (m->hfi_pages < 1 || m->hfi_pages > 16 || bytes > m->hfi_pages * 4096ull ||
+	    bytes <= (m->hfi_pages - 1) * 4096ull)
+		fuzz_fail(f, "%u rows x %u classes in %u pages", m->hfi_rows, m->hfi_classes,
+			  m->hfi_pages);
+	for (unsigned i = 0; i < m->event_count; i++)
+		if (!(m->event[i].classes & 1) || (m->event[i].classes >> m->hfi_classes))
+			fuzz_fail(f, "event %u gives classes 0x%x of %u", i, m->event[i].classes,
+				  m->hfi_classes);
+}
+
 /* The promises of machine_check() and the parser, checked on m. */
 static void check_machine(struct fuzz *f, const struct machine *m)
 {
@@ -167,6 +206,7 @@ static void check_machine(struct fuzz *f, const struct machine *m)
 		if ((i && m->event[i].time_ms < m->event[i - 1].time_ms) || m->event[i].row < 0 ||
 		    (unsigned)m->event[i].row >= m->hfi_rows)
 			fuzz_fail(f, "event %u out of order or row %d", i, m->event[i].row);
+	check_hfi(f, m);
 	if (m->topology == MACHINE_TOPOLOGY_CPUID)
 		return;
 	for (unsigned i = 0; i < m->cpu_count; i++) {

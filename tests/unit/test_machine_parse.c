@@ -247,6 +247,101 @@ static void test_bounds(void **state)
 	assert_int_equal(mach.mem_bytes, 64ull << 20);
 }
 
+/* hfi-classes, hfi-features, per-class values on hfi and event lines, the
+ * defaults, and the table's pages (docs/machines.md). */
+static void test_hfi_statements(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(GOOD), 0);
+	assert_int_equal(mach.hfi_classes, 1);
+	assert_int_equal(mach.hfi_features, MACHINE_HFI_F_HFI | MACHINE_HFI_F_PTS);
+	assert_int_equal(mach.hfi_pages, 1);
+	assert_int_equal(mach.hfi[0].cls[0].perf, 255);   /* .perf is class 0 */
+	assert_int_equal(mach.hfi[1].cls[0].ee, 200);
+
+	assert_int_equal(parse(HEAD "hfi-classes 4\nhfi-features hfi,itd\n" CPU0 CPU1 CPU2 CPU3
+			       "hfi 0 perf=255 ee=80 class1=200,90 class2=100,101 class3=50,60\n"
+			       "hfi 1 class3=1,2 perf=140 ee=200 class2=3,4 class1=5,6\n"
+			       "event 100 row=1 perf=10 ee=20 class2=30,40\n"), 0);
+	assert_int_equal(mach.hfi_classes, 4);
+	assert_int_equal(mach.hfi_features, MACHINE_HFI_F_HFI | MACHINE_HFI_F_ITD);
+	assert_int_equal(mach.hfi[0].cls[2].perf, 100);
+	assert_int_equal(mach.hfi[0].cls[2].ee, 101);
+	assert_int_equal(mach.hfi[1].cls[1].perf, 5);
+	assert_int_equal(mach.hfi[1].cls[3].ee, 2);
+	assert_int_equal(mach.event[0].classes, 0x5);
+	assert_int_equal(mach.event[0].perf, 10);
+	assert_int_equal(mach.event[0].cls[2].ee, 40);
+	char text[32];
+	machine_hfi_features_text(mach.hfi_features, text, sizeof(text));
+	assert_string_equal(text, "hfi,itd");
+	machine_hfi_features_text(0, text, sizeof(text));
+	assert_string_equal(text, "none");
+
+	/* Several classes and no hfi-features: itd is presented too. */
+	assert_int_equal(parse(HEAD "hfi-classes 2\n" CPU0 CPU1 CPU2 CPU3
+			       "hfi 0 perf=1 ee=1 class1=2,2\nhfi 1 perf=1 ee=1 class1=2,2\n"), 0);
+	assert_int_equal(mach.hfi_features, MACHINE_HFI_F_HFI | MACHINE_HFI_F_PTS | MACHINE_HFI_F_ITD);
+	assert_int_equal(parse(HEAD "hfi-features none\n" CPU0 CPU1 CPU2 CPU3 HFI), 0);
+	assert_int_equal(mach.hfi_features, 0);
+
+	/* 256 rows of 8 classes: 8 + 16 + 256 x 16 bytes are two pages. */
+	assert_int_equal(parse("model m\ncpus 1\nmemory 64M\nhfi-rows 256\nhfi-classes 8\nspeed none 1\n"
+			       "cpu 0 type=none core=0 module=0 llc=0 row=255\n"
+			       "hfi 255 perf=1 ee=1 class1=1,1 class2=1,1 class3=1,1 class4=1,1 class5=1,1 "
+			       "class6=1,1 class7=9,9\n"), 0);
+	assert_int_equal(mach.hfi_pages, 2);
+	assert_int_equal(mach.hfi[255].cls[7].perf, 9);
+	/* Without rows there is no HFI to present. */
+	assert_int_equal(parse("model m\ncpus 1\nmemory 64M\nspeed none 1\n"
+			       "cpu 0 type=none core=0 module=0 llc=0 row=none\n"), 0);
+	assert_int_equal(mach.hfi_classes, 0);
+	assert_int_equal(mach.hfi_features, 0);
+	assert_int_equal(mach.hfi_pages, 0);
+}
+
+static void test_hfi_errors(void **state)
+{
+	(void)state;
+	expect_error(HEAD "hfi-classes 0\n", "t.machine:8: hfi-classes must be 1..8");
+	expect_error(HEAD "hfi-classes 9\n", "t.machine:8: bad number '9' for hfi-classes (expected 0..8)");
+	expect_error(HEAD "hfi-classes 2\nhfi-classes 2\n",
+		     "t.machine:9: duplicate 'hfi-classes' (first at line 8)");
+	expect_error("model m\nhfi-classes 2\n", "t.machine:2: 'hfi-classes' before the 'hfi-rows' line");
+	expect_error("model m\nhfi-rows 0\nhfi-features hfi\n",
+		     "t.machine:3: 'hfi-features' given but 'hfi-rows 0' (no HFI)");
+	expect_error(HEAD "hfi 0 perf=1 ee=1\nhfi-classes 2\n",
+		     "t.machine:9: 'hfi-classes' after the first 'hfi' or 'event' line (line 8)");
+	expect_error(HEAD "event 5 row=0 perf=1 ee=1\nhfi-features hfi\n",
+		     "t.machine:9: 'hfi-features' after the first 'hfi' or 'event' line (line 8)");
+	expect_error(HEAD "hfi-features hfi,avx\n",
+		     "t.machine:8: unknown HFI feature 'avx' in 'hfi,avx' (expected hfi, itd, pts or none)");
+	expect_error(HEAD "hfi-features hfi,,pts\n",
+		     "t.machine:8: unknown HFI feature '' in 'hfi,,pts' (expected hfi, itd, pts or none)");
+	expect_error(HEAD "hfi-features pts,hfi,pts\n", "t.machine:8: HFI feature 'pts' given twice");
+	expect_error(HEAD "hfi-features\n", "t.machine:8: 'hfi-features' takes one value (e.g. hfi,itd,pts)");
+	expect_error(HEAD "hfi-classes 2\nhfi 0 perf=1 ee=1 class1=300,2\n",
+		     "t.machine:9: bad value '300,2' for class1= (expected PERF,EE, each 0..255)");
+	expect_error(HEAD "hfi-classes 2\nhfi 0 perf=1 ee=1 class1=3\n",
+		     "t.machine:9: bad value '3' for class1= (expected PERF,EE, each 0..255)");
+	expect_error(HEAD "hfi-classes 2\nhfi 0 perf=1 ee=1 class1=,3\n",
+		     "t.machine:9: bad value ',3' for class1= (expected PERF,EE, each 0..255)");
+	expect_error(HEAD "hfi-classes 2\nhfi 0 perf=1 ee=1 class2=3,3\n",
+		     "t.machine:9: class2= given but hfi-classes is 2 (classes 0..1)");
+	expect_error(HEAD "hfi 0 perf=1 ee=1 class1=3,3\n",
+		     "t.machine:8: class1= given but hfi-classes is 1 (classes 0..0)");
+	expect_error(HEAD "hfi-classes 4\nhfi 0 perf=1 ee=1 class1=3,3 class3=1,1\n",
+		     "t.machine:9: HFI row 0 lacks class2= (hfi-classes 4: class1= to class3= needed)");
+	expect_error(HEAD "hfi-classes 4\nhfi 0 perf=1 ee=1 class10=3,3\n",
+		     "t.machine:9: unknown attribute 'class10' (expected perf= ee= class1..class3=P,E)");
+	expect_error(HEAD "hfi 0 perf=1 ee=1 perf=2\n", "t.machine:8: 'perf=' given twice");
+	expect_error(HEAD "hfi-classes 2\nevent 5 row=0 perf=1 ee=1 class1=1,1 class1=2,2\n",
+		     "t.machine:9: 'class1=' given twice");
+	expect_error(HEAD "event 5 row=0 ee=1 class1=1,1\n",
+		     "t.machine:8: class1= given but hfi-classes is 1 (classes 0..0)");
+	expect_error(HEAD "event 5 row=0 ee=1\n", "t.machine:8: needs both perf= and ee= (0..255)");
+}
+
 static void test_apply(void **state)
 {
 	(void)state;
@@ -304,6 +399,8 @@ int main(void)
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_non_ascii),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_hfi_statements),
+		cmocka_unit_test(test_hfi_errors),
 		cmocka_unit_test(test_apply),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

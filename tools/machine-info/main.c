@@ -162,5 +162,12 @@ int main(int argc, char **argv)
 		printf(", %u HFI row%s, %u event%s", m.hfi_rows, m.hfi_rows == 1 ? "" : "s",
 		       m.event_count, m.event_count == 1 ? "" : "s");
 	printf("\n");
+	if (m.topology == MACHINE_TOPOLOGY_FILE && m.hfi_rows) {
+		char features[32];
+		machine_hfi_features_text(m.hfi_features, features, sizeof(features));
+		printf("  emulated HFI: %u class%s, CPUID.06H features %s, table of %u page%s\n",
+		       m.hfi_classes, m.hfi_classes == 1 ? "" : "es", features, m.hfi_pages,
+		       m.hfi_pages == 1 ? "" : "s");
+	}
 	return 0;
 }

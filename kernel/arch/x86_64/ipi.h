@@ -7,6 +7,7 @@
 /* IPI vectors, in the 0x30-0xEF range trap.h leaves to devices and IPIs. */
 #define VEC_IPI_CALL 0xE0   /* run the per-CPU mailbox's function */
 #define VEC_IPI_RESCHED 0xE1   /* the scheduler: a better thread, or repick (thread.h) */
+#define VEC_IPI_EMUL_THERM 0xE2   /* the emulated HFI device: raise the thermal LVT (emul/emul_hfi.c) */
 
 /* Install the IPI and NMI handlers. Boot CPU, boot-time, before any AP
  * starts. */

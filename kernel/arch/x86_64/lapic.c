@@ -15,6 +15,7 @@
 
 /* Register offsets in the xAPIC page; the x2APIC MSR is 0x800 + off/16. */
 #define LAPIC_ID        0x020
+#define LAPIC_VERSION   0x030
 #define LAPIC_TPR       0x080
 #define LAPIC_EOI       0x0B0
 #define LAPIC_SVR       0x0F0
@@ -22,6 +23,7 @@
 #define LAPIC_ICR_LOW   0x300
 #define LAPIC_ICR_HIGH  0x310
 #define LAPIC_LVT_TIMER 0x320
+#define LAPIC_LVT_THERMAL 0x330
 #define LAPIC_LVT_LINT0 0x350
 #define LAPIC_LVT_LINT1 0x360
 #define LAPIC_LVT_ERROR 0x370
@@ -189,4 +191,24 @@ void lapic_timer_start(uint32_t hz)
 	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
 	lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER | LVT_PERIODIC);
 	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(lapic_timer_hz / hz));
+}
+
+/* See lapic.h. Entries 0-5 are timer, thermal, performance counters,
+ * LINT0, LINT1, error: the thermal one exists when the maximum is 5 or
+ * more (the SDM lists it as implementation-specific). */
+int lapic_has_thermal_lvt(void)
+{
+	return ((lapic_read(LAPIC_VERSION) >> 16) & 0xFF) >= 5;
+}
+
+/* See lapic.h. */
+uint32_t lapic_thermal_lvt_read(void)
+{
+	return lapic_read(LAPIC_LVT_THERMAL);
+}
+
+/* See lapic.h. */
+void lapic_thermal_lvt_write(uint32_t v)
+{
+	lapic_write(LAPIC_LVT_THERMAL, v);
 }

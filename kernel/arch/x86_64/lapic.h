@@ -31,4 +31,16 @@ int lapic_is_x2apic(void);
  * The first call measures the timer against the TSC (needs time_tsc_hz()).
  * The vector's handler is the caller's business. Per CPU, interrupts off. */
 void lapic_timer_start(uint32_t hz);
+/* The thermal sensor LVT (xAPIC offset 0x330, x2APIC MSR 0x833; Intel SDM
+ * vol. 3A, the APIC chapter): vector bits 7:0, delivery mode bits 10:8
+ * (LAPIC_LVT_DM_*), mask bit 16. lapic_has_thermal_lvt() says whether this
+ * CPU's APIC has it (the version register's maximum LVT entry is 5 or
+ * more). The calling CPU's own register; needs lapic_init(). */
+#define LAPIC_LVT_MASKED     0x10000u
+#define LAPIC_LVT_DM_MASK    0x700u
+#define LAPIC_LVT_DM_FIXED   0x000u
+#define LAPIC_LVT_DM_SMI     0x200u
+int lapic_has_thermal_lvt(void);
+uint32_t lapic_thermal_lvt_read(void);
+void lapic_thermal_lvt_write(uint32_t v);
 #endif

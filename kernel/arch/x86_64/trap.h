@@ -3,7 +3,7 @@
  *
  * Vector plan: 0-31 exceptions; 0x20-0x2F ISA IRQs routed through the IOAPIC
  * (ISA irq n -> vector 0x20+n); 0x30-0xEF free for devices and IPIs;
- * 0xF0 LAPIC timer; 0xFF spurious.
+ * 0xF0 LAPIC timer; 0xFA thermal LVT (HFI updates); 0xFF spurious.
  */
 #ifndef MOSAIC_ARCH_TRAP_H
 #define MOSAIC_ARCH_TRAP_H
@@ -12,6 +12,7 @@
 
 #define VEC_ISA_BASE    0x20
 #define VEC_LAPIC_TIMER 0xF0
+#define VEC_THERMAL     0xFA   /* thermal sensor LVT: HFI updates (hfi/hfi_kernel.c) */
 #define VEC_SPURIOUS    0xFF
 #define IST_DOUBLE_FAULT 1
 #define IST_NMI          2
