@@ -81,6 +81,8 @@ int sysctl_write(const struct sysctl_oid *oid, const char *value, char *err, siz
 	}
 	if (parse_i64_range(value, lo, hi, &v, oid->name, err, err_len))
 		return -1;
+	if (oid->set)
+		return oid->set(v, err, err_len);
 	*(int64_t *)oid->ptr = v;
 	return 0;
 }

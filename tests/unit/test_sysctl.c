@@ -10,6 +10,19 @@
 
 static int64_t hz = 100, level = 3, free_int;
 static char name_buf[8] = "abc";
+static int64_t gated, gated_calls;
+
+/* A write hook: stores even values, refuses odd ones with a reason. */
+static int gated_set(int64_t v, char *err, size_t len)
+{
+	gated_calls++;
+	if (v & 1) {
+		ksnprintf(err, len, "debug.gated: %lld is odd", (long long)v);
+		return -1;
+	}
+	gated = v;
+	return 0;
+}
 
 static void answer_proc(char *buf, size_t len)
 {
@@ -26,6 +39,8 @@ static const struct sysctl_oid oids[] = {
 	  .ptr = name_buf, .size = sizeof(name_buf) },
 	{ .name = "hw.answer", .descr = "proc", .type = SYSCTL_TYPE_PROC, .proc = answer_proc },
 	{ .name = "kernel.other", .descr = "not under kern", .type = SYSCTL_TYPE_INT, .ptr = &hz },
+	{ .name = "debug.gated", .descr = "hook", .type = SYSCTL_TYPE_INT, .writable = 1,
+	  .ptr = &gated, .min = 0, .max = 10, .set = gated_set },
 };
 static const struct sysctl_set set = { oids, oids + sizeof(oids) / sizeof(oids[0]) };
 
@@ -46,13 +61,13 @@ static void test_find_and_format(void **state)
 static void test_listing_is_sorted_and_prefix_exact(void **state)
 {
 	(void)state;
-	const char *expect_all[] = { "debug.any", "debug.level", "hw.answer", "kern.hz",
-				     "kern.name", "kernel.other" };
+	const char *expect_all[] = { "debug.any", "debug.gated", "debug.level", "hw.answer",
+				     "kern.hz", "kern.name", "kernel.other" };
 	const struct sysctl_oid *o = NULL;
 	size_t i = 0;
 	while ((o = sysctl_next(&set, o, "")))
 		assert_string_equal(o->name, expect_all[i++]);
-	assert_int_equal(i, 6);
+	assert_int_equal(i, 7);
 	o = sysctl_next(&set, NULL, "kern");
 	assert_string_equal(o->name, "kern.hz");
 	o = sysctl_next(&set, o, "kern");
@@ -104,6 +119,24 @@ static void test_bad_writes_change_nothing(void **state)
 	assert_int_equal(sysctl_write(sysctl_find(&set, "hw.answer"), "1", err, sizeof(err)), -1);
 }
 
+/* A write hook sees only values inside the range, and decides itself. */
+static void test_write_hook(void **state)
+{
+	(void)state;
+	char err[96];
+	const struct sysctl_oid *o = sysctl_find(&set, "debug.gated");
+	gated = 0;
+	gated_calls = 0;
+	assert_int_equal(sysctl_write(o, "4", err, sizeof(err)), 0);
+	assert_int_equal(gated, 4);
+	assert_int_equal(sysctl_write(o, "5", err, sizeof(err)), -1);
+	assert_string_equal(err, "debug.gated: 5 is odd");
+	assert_int_equal(sysctl_write(o, "12", err, sizeof(err)), -1);
+	assert_string_equal(err, "debug.gated: 12 is outside 0..10");
+	assert_int_equal(gated, 4);
+	assert_int_equal(gated_calls, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_listing_is_sorted_and_prefix_exact),
 		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_bad_writes_change_nothing),
+		cmocka_unit_test(test_write_hook),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
