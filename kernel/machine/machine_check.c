@@ -98,12 +98,12 @@ int machine_check(struct machine_parser *p)
 			return machine_fail(p, p->line ? p->line : 1, "end of file without a '%s' line",
 					    keys[k]);
 	if (m->topology == MACHINE_TOPOLOGY_CPUID)
-		return 0;
+		return machine_power_check(p);
 	for (unsigned i = 0; i < m->cpu_count; i++)
 		if (!m->cpu[i].line)
 			return machine_fail(p, p->line_cpus, "'cpus %u' but CPU %u is not described",
 					    m->cpu_count, i);
 	if (check_groups(p) || check_rows_and_speeds(p))
 		return -1;
-	return 0;
+	return machine_power_check(p);
 }

@@ -24,6 +24,12 @@ int machine_fail(struct machine_parser *p, unsigned line, const char *fmt, ...)
  * and speeds given). Fills smt_threads. Returns 0 or machine_fail(). */
 int machine_check(struct machine_parser *p);
 
+/* machine_power.c: the `power` line (0 or machine_fail()); after the last
+ * line, the power figures against the CPUs (every core type in use has
+ * one; cpu lines exist). */
+int machine_power_parse(struct machine_parser *p, char **tok, int ntok);
+int machine_power_check(struct machine_parser *p);
+
 /* machine_values.c: core type by name (-1 if unknown); a decimal integer
  * 0..max that is all digits (0 or -1); the same for line item `what`, with a
  * "bad number" error; a decimal such as 0.54 in MACHINE_SPEED_ONE units;
