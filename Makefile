@@ -135,6 +135,7 @@ UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
                            kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c
 UNIT_SRCS_machine_parse += kernel/machine/machine_power.c
+UNIT_SRCS_workclock := kernel/machine/workclock.c kernel/machine/speed_model.c $(UNIT_SRCS_machine_parse)
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
