@@ -21,6 +21,8 @@
 #include <ioapic.h>
 #include <lapic.h>
 #include <emul/machine_platform.h>
+#include <emul/emul_workclock.h>
+#include <work.h>
 #include <percpu.h>
 #include <trap.h>
 #include <version.h>
@@ -52,6 +54,8 @@ static void kernel_main_continued(void *arg)
 	smp_start_aps();
 	machine_platform_apply();   /* before anything reads the descriptors */
 	thread_boot();              /* from here on this flow is thread "main" */
+	emul_workclock_init();      /* emulated machines: per-thread work clocks */
+	work_calibrate();           /* work(W) on the fastest CPU */
 	shell_main(cmdline_get("run"));
 }
 
