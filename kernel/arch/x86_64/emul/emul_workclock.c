@@ -47,8 +47,8 @@ static int wc_sysctl_enabled(int64_t v, char *err, size_t len)
 }
 SYSCTL_INT_SET(kern_emul_workclock, "kern.emul.workclock", &wc_enabled_value, 0, 1,
 	       wc_sysctl_enabled,
-	       "work clock of the emulated machine: 1 threads advance at their CPU's modelled "
-	       "speed, 0 every CPU counts as a lone P thread (docs/hfi.md)");
+	       "work clock of the emulated machine: 1 = each thread advances at its CPU's "
+	       "modelled speed, 0 = every CPU counts as a lone P thread (docs/hfi.md)");
 
 /* kern.emul.power=v: switch the power budget at this instant. */
 static int wc_sysctl_power(int64_t v, char *err, size_t len)
@@ -69,7 +69,7 @@ static int wc_sysctl_power(int64_t v, char *err, size_t len)
 	return rc;
 }
 SYSCTL_INT_SET(kern_emul_power, "kern.emul.power", &wc_power_value, 0, 1, wc_sysctl_power,
-	       "power budget of the emulated machine (its 'power' line): 1 on, 0 off "
+	       "power budget of the emulated machine (its 'power' line): 1 = on, 0 = off "
 	       "(docs/hfi.md)");
 
 /* See emul_workclock.h. */
