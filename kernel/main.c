@@ -24,6 +24,8 @@
 #include <emul/machine_platform.h>
 #include <hfi/hfi_kernel.h>
 #include <hmp_sources.h>
+#include <emul/emul_workclock.h>
+#include <work.h>
 #include <percpu.h>
 #include <trap.h>
 #include <version.h>
@@ -56,8 +58,10 @@ static void kernel_main_continued(void *arg)
 	machine_platform_apply();   /* before anything reads the descriptors */
 	hmp_sources_init();         /* capacities and scores, before the scheduler */
 	thread_boot();              /* from here on this flow is thread "main" */
+	emul_workclock_init();      /* emulated machines: per-thread work clocks */
 	emul_hfi_init();            /* the emulated HFI device, if the description has rows */
 	hfi_init();                 /* the HFI driver: real or emulated, through the door */
+	work_calibrate();           /* work(W) on the fastest CPU */
 	shell_main(cmdline_get("run"));
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <spinlock.h>
 #include <percpu.h>
+#include <emul/emul_workclock.h>
 
 /* Guards the list of live threads, the zombie list, the stack pool and
  * the counters. Lock order: before the wait queue locks it never holds
@@ -150,6 +151,7 @@ struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
 	td->flags = attr->detached ? TDF_DETACHED : 0;
 	td->state = TD_RUNNABLE;
 	td->cpu = -1;
+	wc_clock_init(&td->wc);
 	timer_init(&td->sleep_timer);
 	waitq_init(&td->exit_wq, "thread exit");
 	thread_frame_init(td, fn, arg);
@@ -248,6 +250,7 @@ static void thread_info_fill(const struct thread *td, struct thread_info *out)
 	if (td->on_cpu)
 		out->run_ns += thread_now_ns() - td->on_since_ns;
 	out->migrations = idle ? 0 : ts->ts_migrations;
+	out->has_work = emul_workclock_read(td, &out->work) == 0;
 	out->nswitch = td->nswitch_in;
 }
 

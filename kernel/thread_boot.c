@@ -160,6 +160,7 @@ void thread_ap_enter(unsigned cpu)
 	cpu_cli();
 	p->curthread = idle;
 	idle->on_cpu = 1;
+	p->switch_ns = thread_now_ns();   /* its run time starts now */
 	__atomic_store_n(&p->sched_ready, 1, __ATOMIC_RELEASE);
 	arch_run_on_stack(idle->stack_top, thread_ap_idle_start, (void *)(uint64_t)cpu);
 }

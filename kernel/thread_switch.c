@@ -7,6 +7,7 @@
 #include <cpu.h>
 #include <time.h>
 #include <panic.h>
+#include <emul/emul_workclock.h>
 
 #define RFLAGS_IF 0x200
 
@@ -37,6 +38,16 @@ struct thread *thread_current(void)
 uint64_t thread_now_ns(void)
 {
 	return time_ns();
+}
+
+/* See thread.h. Interrupts off, so no switch splits the two fields. */
+uint64_t thread_self_run_ns(void)
+{
+	uint64_t flags = cpu_save_flags_cli();
+	struct thread *td = thread_current();
+	uint64_t ns = td->run_ns + (time_ns() - td->on_since_ns);
+	cpu_restore_flags(flags);
+	return ns;
 }
 
 /* The core's view of td: idle threads have none. */
@@ -72,7 +83,13 @@ static void thread_switch(int how)
 	struct thread *next = nts ? thread_of(nts) : p->idlethread;
 	if (next == cur)
 		return;
-	cur->run_ns += time_ns() - cur->on_since_ns;
+	/* One instant for the run times and the work clock: cur stops, next
+	 * starts (its on_since_ns is written only once it is ours, in
+	 * thread_switch_finish(): its old CPU may still be accounting it). */
+	uint64_t now = time_ns();
+	cur->run_ns += now - cur->on_since_ns;
+	p->switch_ns = now;
+	emul_workclock_switch(p->cpu, cur, next, now);
 	p->curthread = next;
 	arch_context_switch(&cur->rsp, &cur->on_cpu, &next->rsp, &next->on_cpu);
 	thread_switch_finish();
@@ -84,7 +101,7 @@ void thread_switch_finish(void)
 	struct percpu *p = percpu_self();
 	struct thread *td = p->curthread;
 	td->cpu = (int)p->cpu;
-	td->on_since_ns = time_ns();
+	td->on_since_ns = p->switch_ns;
 	td->nswitch_in++;
 }
 

@@ -6,7 +6,10 @@
  *     SYSCTL_INT(kern_hz, "kern.hz", &hz, 0, 0, 0, "timer interrupts per second");
  * (last-but-three argument: writable; then min and max for writes; min > max
  * means no limit). Strings: SYSCTL_STRING(id, name, buf, sizeof buf, writable,
- * descr). Computed values: SYSCTL_PROC(id, name, fn, descr) where fn writes
+ * descr). An int whose writes must act at once (not only be stored):
+ * SYSCTL_INT_SET(id, name, ptr, min, max, fn, descr), where fn(value, err,
+ * err_len) is called with a value already checked against min..max and
+ * stores it itself, or refuses with a one-line reason. Computed values: SYSCTL_PROC(id, name, fn, descr) where fn writes
  * the value's text; SYSCTL_PROC_LONG(id, name, fn, size, descr) for values
  * that need a buffer of up to size bytes (the `sysctl` command allocates it;
  * short ones get SYSCTL_VALUE_MAX). The linker gathers all into one set
@@ -37,6 +40,7 @@ struct sysctl_oid {
 	size_t size;                /* string buffer size; for PROC: value buffer size, 0 = default */
 	int64_t min, max;           /* write limits for ints; min > max: none */
 	void (*proc)(char *buf, size_t len);
+	int (*int_set)(int64_t v, char *err, size_t err_len);   /* INT: applies a write; NULL: store */
 	/* SYSCTL_TYPE_HANDLER */
 	int (*count)(void);
 	void (*get)(int index, char *buf, size_t len);
@@ -48,6 +52,9 @@ struct sysctl_oid {
 #define SYSCTL_INT(id, nm, p, wr, lo, hi, d) \
 	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_INT, .writable = wr, \
 			      .ptr = p, .min = lo, .max = hi }
+#define SYSCTL_INT_SET(id, nm, p, lo, hi, fn, d) \
+	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_INT, .writable = 1, \
+			      .ptr = p, .min = lo, .max = hi, .int_set = fn }
 #define SYSCTL_STRING(id, nm, buf, sz, wr, d) \
 	SYSCTL_DEFINE(id) = { .name = nm, .descr = d, .type = SYSCTL_TYPE_STRING, .writable = wr, \
 			      .ptr = buf, .size = sz }

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <waitq.h>
 #include <timer.h>
+#include <workclock.h>
 #include "../sched/sched.h"
 
 #define THREAD_NAME_MAX 24
@@ -56,6 +57,7 @@ struct thread {
 	uint64_t run_ns;                /* CPU time, all switches in to out */
 	uint64_t on_since_ns;           /* when it last switched in */
 	uint64_t nswitch_in;            /* times switched in */
+	struct wc_clock wc;             /* work clock (emulated machines; docs/hfi.md) */
 	struct td_sched ts;             /* the ULE core's data */
 };
 
@@ -98,6 +100,8 @@ void thread_start(void (*fn)(void *), void *arg) __attribute__((noreturn));
 
 struct thread *thread_current(void);
 uint32_t thread_id(const struct thread *td);
+/* The calling thread's CPU time so far (ns), including the current run. */
+uint64_t thread_self_run_ns(void);
 /* Sleep at least ns (tick resolution). Threads context, interrupts on. */
 void thread_sleep_ns(uint64_t ns);
 /* Give the CPU to another runnable thread, if any. */
@@ -145,7 +149,8 @@ void *thread_stack_alloc(void);
 void thread_register(struct thread *td);
 /* sched_add() a new thread; preempts the caller if the core says so. */
 void thread_make_runnable(struct thread *td);
-/* First thing a thread does on a CPU after a switch to it: accounting. */
+/* First thing a thread does on a CPU after a switch to it: accounting
+ * (its run time starts at the instant of the switch, percpu switch_ns). */
 void thread_switch_finish(void);
 /* The exiting thread's last switch. */
 void thread_switch_exit(void) __attribute__((noreturn));
@@ -172,6 +177,8 @@ struct thread_info {
 	int cpu, lastcpu, running;      /* running: on a CPU right now */
 	int pri, nice, pri_class, score, pctcpu;   /* pctcpu: hundredths of % */
 	uint64_t run_ns, migrations, nswitch;
+	int has_work;                   /* work is known (an emulated machine's work clock) */
+	uint64_t work;                  /* work done, thousandths of a ns of lone P-core time */
 };
 /* Fill up to max entries (live threads, then idle threads last); returns
  * how many. */

@@ -158,6 +158,8 @@ int sysctl_write(const struct sysctl_ref *ref, const char *value, char *err, siz
 	}
 	if (parse_i64_range(value, lo, hi, &v, name, err, err_len))
 		return -1;
+	if (oid->int_set)
+		return oid->int_set(v, err, err_len);
 	*(int64_t *)oid->ptr = v;
 	return 0;
 }

@@ -62,6 +62,18 @@ struct machine_hfi_value {
 	uint8_t perf, ee;
 };
 
+/* The optional `power` line: a power budget per package, and what one
+ * busy core of each type asks for at full speed (its first thread; each
+ * further busy SMT thread of the core adds smt_mw). Milliwatts;
+ * line 0 = no power line. A model (docs/hfi.md), used by the work clock. */
+#define MACHINE_POWER_MAX_MW 1000000u   /* 1000 W */
+struct machine_power {
+	uint32_t budget_mw;
+	uint32_t core_mw[MACHINE_CORE_TYPES];
+	uint32_t smt_mw;
+	unsigned line;
+};
+
 /* Class 0's values are also .perf / .ee (the HFI table without Thread
  * Director has only class 0). */
 struct machine_hfi_row {
@@ -101,6 +113,7 @@ struct machine {
 	 * given), both in MACHINE_SPEED_ONE units. */
 	uint16_t speed[MACHINE_CORE_TYPES];
 	uint16_t smt_throughput[MACHINE_CORE_TYPES];
+	struct machine_power power;       /* `power` (optional) */
 	struct machine_cpu cpu[MACHINE_MAX_CPUS];
 	struct machine_hfi_row hfi[MACHINE_MAX_ROWS];
 	unsigned event_count;

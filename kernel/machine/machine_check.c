@@ -100,12 +100,12 @@ int machine_check(struct machine_parser *p)
 	if (machine_check_hfi(p))
 		return -1;
 	if (m->topology == MACHINE_TOPOLOGY_CPUID)
-		return 0;
+		return machine_power_check(p);
 	for (unsigned i = 0; i < m->cpu_count; i++)
 		if (!m->cpu[i].line)
 			return machine_fail(p, p->line_cpus, "'cpus %u' but CPU %u is not described",
 					    m->cpu_count, i);
 	if (check_groups(p) || check_rows_and_speeds(p))
 		return -1;
-	return 0;
+	return machine_power_check(p);
 }

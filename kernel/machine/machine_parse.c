@@ -196,6 +196,8 @@ static int parse_line(struct machine_parser *p, char **tok, int ntok, const char
 		return parse_speed(p, tok, ntok, m->speed, p->line_speed);
 	if (strcmp(key, "smt-throughput") == 0)
 		return parse_speed(p, tok, ntok, m->smt_throughput, p->line_smt);
+	if (strcmp(key, "power") == 0)
+		return machine_power_parse(p, tok, ntok);
 	if (strcmp(key, "cpus") && strcmp(key, "memory") && strcmp(key, "hfi-rows") &&
 	    strcmp(key, "topology"))
 		return machine_fail(p, p->line, "unknown key '%s'", key);

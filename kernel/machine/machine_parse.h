@@ -39,6 +39,12 @@ int machine_parse_hfi(struct machine_parser *p, char **tok, int ntok);
 int machine_parse_event(struct machine_parser *p, char **tok, int ntok);
 int machine_check_hfi(struct machine_parser *p);
 
+/* machine_power.c: the `power` line (0 or machine_fail()); after the last
+ * line, the power figures against the CPUs (every core type in use has
+ * one; cpu lines exist). */
+int machine_power_parse(struct machine_parser *p, char **tok, int ntok);
+int machine_power_check(struct machine_parser *p);
+
 /* machine_values.c: core type by name (-1 if unknown); a decimal integer
  * 0..max that is all digits (0 or -1); the same for line item `what`, with a
  * "bad number" error; a decimal such as 0.54 in MACHINE_SPEED_ONE units;

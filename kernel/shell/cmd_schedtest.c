@@ -11,6 +11,7 @@
 #include <smp.h>
 #include <time.h>
 #include <mm.h>
+#include <work.h>
 #include "cmd_thread.h"
 
 #define MS 1000000ull
@@ -20,14 +21,6 @@ static void seen_add(struct cpuset *s)
 {
 	unsigned c = cpu_current();
 	__atomic_or_fetch(&s->bits[c / 64], 1ull << (c % 64), __ATOMIC_RELAXED);
-}
-
-/* Spins for ns of CPU time. */
-static void spin_ns(uint64_t ns)
-{
-	uint64_t end = time_ns() + ns;
-	while (time_ns() < end)
-		;
 }
 
 /* Next value of a small per-thread LCG. */
@@ -49,7 +42,7 @@ struct storm {
 };
 
 /* One storm thread: until its own end time, randomly sleeps, yields,
- * spins, or takes the mutex and the semaphore. */
+ * works (work(), 200 us), or takes the mutex and the semaphore. */
 static void storm_main(void *arg)
 {
 	struct storm *st = arg;
@@ -69,7 +62,7 @@ static void storm_main(void *arg)
 			thread_yield();
 			break;
 		case 2:
-			spin_ns(200000);
+			work(200000);
 			break;
 		default:
 			sem_wait(&st->sem);
@@ -240,7 +233,7 @@ struct pin_run {
 	struct cpuset seen;
 };
 
-/* Records its CPU while mixing spinning, sleeping and yielding. */
+/* Records its CPU while mixing work(), sleeping and yielding. */
 static void pin_main(void *arg)
 {
 	struct pin_run *pr = arg;
@@ -248,7 +241,7 @@ static void pin_main(void *arg)
 		seen_add(&pr->seen);
 		pr->samples++;
 		if (i % 3 == 0)
-			spin_ns(2 * MS);
+			work(2 * MS);
 		else if (i % 3 == 1)
 			thread_sleep_ns(5 * MS);
 		else
@@ -256,12 +249,12 @@ static void pin_main(void *arg)
 	}
 }
 
-/* Body of a hog: spin until the time in arg (ns). */
+/* Body of a hog: work() in 1 ms steps until the time in arg (ns). */
 static void hog_main(void *arg)
 {
 	uint64_t end = (uint64_t)arg;
 	while (time_ns() < end)
-		;
+		work(MS);
 }
 
 /* Starts n detached CPU hogs running until end_ns; returns how many. */
@@ -347,7 +340,7 @@ static void latency_main(void *arg)
 		lt->total_ns += late;
 		if (late > lt->max_ns)
 			lt->max_ns = late;
-		spin_ns(MS / 2);
+		work(MS / 2);
 	}
 	lt->pri = thread_current()->ts.ts_pri;
 }

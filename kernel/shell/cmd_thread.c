@@ -1,5 +1,5 @@
-/* cmd_thread.c — `ps`, `top` and `spawn`: looking at threads and starting
- * CPU-bound or sleep/wake load by hand. */
+/* cmd_thread.c — `ps` and `top`: looking at threads (`spawn`, which
+ * starts load by hand, is in cmd_spawn.c). */
 #include <shell.h>
 #include <thread.h>
 #include <console.h>
@@ -9,13 +9,13 @@
 #include <smp.h>
 #include <time.h>
 #include <mm.h>
+#include <workclock.h>
 #include "cmd_thread.h"
 
 #define PS_MAX 1024
 #define TOP_THREADS 10
 #define TOP_PERIOD_MS 1000
 #define TOP_FRAMES_MAX 86400   /* a day of frames */
-#define SPAWN_MAX 512
 
 /* See cmd_thread.h. */
 int cmd_parse_cpus(const char *cmd, const char *s, struct cpuset *out)
@@ -52,6 +52,17 @@ static const char *ps_kind(const struct thread_info *ti)
 	return ti->pri <= PRI_MAX_INTERACT ? "int" : "batch";
 }
 
+/* See cmd_thread.h. */
+void cmd_work_text(uint64_t work, uint64_t run_ns, char *wbuf, size_t wlen, char *sbuf, size_t slen)
+{
+	ksnprintf(wbuf, wlen, "%lu", work / WC_WORK_PER_NS / 1000000);
+	ksnprintf(sbuf, slen, "-");
+	if (run_ns) {
+		uint64_t milli = work / run_ns;   /* WC_WORK_PER_NS = 1000: thousandths */
+		ksnprintf(sbuf, slen, "%lu.%03lu", milli / 1000, milli % 1000);
+	}
+}
+
 /* A snapshot of every thread (kmalloc'ed, PS_MAX entries); NULL on no memory. */
 static struct thread_info *ps_take(size_t *n)
 {
@@ -77,16 +88,20 @@ static int cmd_ps(int argc, char **argv)
 	struct thread_info *ti = ps_take(&n);
 	if (!ti)
 		return 1;
-	printk("%5s %-16s %-5s %3s %4s %3s %4s %-5s %5s %6s %10s %6s\n", "ID", "NAME", "STATE",
-	       "CPU", "LAST", "PRI", "NICE", "KIND", "SCORE", "%CPU", "TIME(ms)", "MIGR");
+	printk("%5s %-16s %-5s %3s %4s %3s %4s %-5s %5s %6s %10s %10s %5s %6s\n", "ID", "NAME",
+	       "STATE", "CPU", "LAST", "PRI", "NICE", "KIND", "SCORE", "%CPU", "TIME(ms)", "WORK(ms)",
+	       "SPEED", "MIGR");
 	for (size_t i = 0; i < n; i++) {
 		const struct thread_info *t = &ti[i];
-		char cpu[8] = "-";
+		char cpu[8] = "-", work[24] = "-", speed[8] = "-";
 		if (t->running)
 			ksnprintf(cpu, sizeof(cpu), "%d", t->cpu);
-		printk("%5u %-16s %-5s %3s %4d %3d %4d %-5s %5d %3d.%02d %10lu %6lu\n", t->id,
-		       t->name, ps_state(t), cpu, t->lastcpu, t->pri, t->nice, ps_kind(t), t->score,
-		       t->pctcpu / 100, t->pctcpu % 100, t->run_ns / 1000000, t->migrations);
+		if (t->has_work)
+			cmd_work_text(t->work, t->run_ns, work, sizeof(work), speed, sizeof(speed));
+		printk("%5u %-16s %-5s %3s %4d %3d %4d %-5s %5d %3d.%02d %10lu %10s %5s %6lu\n",
+		       t->id, t->name, ps_state(t), cpu, t->lastcpu, t->pri, t->nice, ps_kind(t),
+		       t->score, t->pctcpu / 100, t->pctcpu % 100, t->run_ns / 1000000, work, speed,
+		       t->migrations);
 	}
 	printk("%lu threads\n", (uint64_t)n);
 	kfree(ti);
@@ -94,7 +109,7 @@ static int cmd_ps(int argc, char **argv)
 }
 SHELL_COMMAND(ps, 0, 0, "",
 	      "threads: id, name, state, CPU now/last, priority, nice, ULE kind, interactivity "
-	      "score, %CPU, run time, migrations", cmd_ps);
+	      "score, %CPU, run time, work done and speed (work/run), migrations", cmd_ps);
 
 /* Run time of the thread with id in snapshot a (0 if absent). */
 static uint64_t top_prev_ns(const struct thread_info *a, size_t na, uint32_t id)
@@ -197,69 +212,3 @@ static int cmd_top(int argc, char **argv)
 SHELL_COMMAND(top, 0, 2, "[-n FRAMES (1..86400)]",
 	      "per-CPU busy % and load, busiest threads; every second until a key "
 	      "(boot script: one frame)", cmd_top);
-
-/* Body of a `spawn` thread; arg is (end time in ms << 1) | sleeper. Spins,
- * or alternates 1 ms of work with 10 ms of sleep, until the end time. */
-static void spawn_main(void *arg)
-{
-	uint64_t end_ns = ((uint64_t)arg >> 1) * 1000000;
-	int sleeper = (uint64_t)arg & 1;
-	while (time_ns() < end_ns) {
-		if (!sleeper)
-			continue;
-		uint64_t t = time_ns() + 1000000;
-		while (time_ns() < t)
-			;
-		thread_sleep_ns(10 * 1000000ull);
-	}
-}
-
-/* `spawn N cpu|sleep [cpus=SET] [ms=DURATION]`: every argument checked
- * before the first thread starts. */
-static int cmd_spawn(int argc, char **argv)
-{
-	uint64_t n, ms = 10000;
-	struct cpuset mask;
-	int have_mask = 0, sleeper;
-	if (!thread_sched_running()) {
-		printk("spawn: the scheduler is off (sched=off)\n");
-		return 1;
-	}
-	if (shell_arg_u64("spawn", "N", argv[1], 0, 1, SPAWN_MAX, &n))
-		return 1;
-	if (strcmp(argv[2], "cpu") == 0)
-		sleeper = 0;
-	else if (strcmp(argv[2], "sleep") == 0)
-		sleeper = 1;
-	else {
-		printk("spawn: kind must be cpu or sleep\n");
-		return 1;
-	}
-	for (int i = 3; i < argc; i++) {
-		if (strncmp(argv[i], "cpus=", 5) == 0) {
-			if (cmd_parse_cpus("spawn", argv[i] + 5, &mask))
-				return 1;
-			have_mask = 1;
-		} else if (strncmp(argv[i], "ms=", 3) == 0) {
-			if (shell_arg_u64("spawn", "ms", argv[i] + 3, 0, 1, SHELL_MS_MAX, &ms))
-				return 1;
-		} else {
-			printk("spawn: unknown argument '%s' (cpus=LIST or ms=DURATION)\n", argv[i]);
-			return 1;
-		}
-	}
-	void *job = (void *)(((time_ns() / 1000000 + ms) << 1) | (uint64_t)sleeper);
-	struct thread_attr attr = { .affinity = have_mask ? &mask : NULL, .detached = 1 };
-	uint64_t made = 0;
-	for (; made < n; made++) {
-		char name[THREAD_NAME_MAX];
-		ksnprintf(name, sizeof(name), "%s/%lu", argv[2], made);
-		if (!thread_create(name, spawn_main, job, &attr))
-			break;
-	}
-	printk("spawn: started %lu %s threads for %lu ms\n", made, argv[2], ms);
-	return made == n ? 0 : 1;
-}
-SHELL_COMMAND(spawn, 2, 4, "N cpu|sleep [cpus=MASK|LIST] [ms=DURATION]",
-	      "start N (1..512) CPU-bound or sleep/wake threads for 1..600000 ms (default all "
-	      "CPUs, 10000 ms)", cmd_spawn);

@@ -18,7 +18,8 @@
 #define TEXT_MAX 8192
 #define PRESETS_MAX 17
 
-/* The example of docs/machines.md: the presets have no events. */
+/* The example of docs/machines.md, with a power line: the presets have
+ * no events and no power line. */
 static const char example[] =
 	"model small hybrid\ncpus 4\nmemory 512M\nhfi-rows 2\nspeed P 1.0\nspeed E 0.54\n"
 	"smt-throughput P 1.39\n"
@@ -26,7 +27,8 @@ static const char example[] =
 	"cpu 1 type=P core=0 thread=1 module=0 llc=0 row=0\n"
 	"cpu 2 type=E core=1 module=1 llc=0 row=1\ncpu 3 type=E core=2 module=1 llc=0 row=1\n"
 	"hfi 0 perf=255 ee=80\nhfi 1 perf=140 ee=200\n"
-	"event 5000 row=1 perf=200 ee=200\nevent 6000 row=0 perf=10 ee=10  # later\n";
+	"event 5000 row=1 perf=200 ee=200\nevent 6000 row=0 perf=10 ee=10  # later\n"
+	"power budget=12.5 P=6 E=2.25 smt=1\n";
 
 /* The HFI statements with several classes (docs/machines.md). */
 static const char example_classes[] =
@@ -117,7 +119,8 @@ static void splice(char *buf, size_t *len, size_t cap, size_t at, size_t n, cons
 static void edit(struct fuzz *f, char *buf, size_t *len)
 {
 	static const char *const numbers[] = { "0", "1", "2", "3", "7", "8", "15", "255", "256", "257",
-		"4294967294", "4294967295", "99999999999999999999", "16G", "17G", "64M", "63M", "none", "9" };
+		"4294967294", "4294967295", "99999999999999999999", "16G", "17G", "64M", "63M", "none",
+		"1000", "1001", "9" };
 	size_t lines = count_lines(buf, *len), n, n2;
 	size_t k = lines ? fuzz_below(f, lines) : 0;
 	long at = line_span(buf, *len, k, &n), next;
@@ -207,11 +210,20 @@ static void check_machine(struct fuzz *f, const struct machine *m)
 		    (unsigned)m->event[i].row >= m->hfi_rows)
 			fuzz_fail(f, "event %u out of order or row %d", i, m->event[i].row);
 	check_hfi(f, m);
-	if (m->topology == MACHINE_TOPOLOGY_CPUID)
+	const struct machine_power *pw = &m->power;
+	if (pw->line && (pw->budget_mw == 0 || pw->budget_mw > MACHINE_POWER_MAX_MW ||
+			 pw->smt_mw > MACHINE_POWER_MAX_MW))
+		fuzz_fail(f, "power budget %u mW, smt %u mW", pw->budget_mw, pw->smt_mw);
+	if (m->topology == MACHINE_TOPOLOGY_CPUID) {
+		if (pw->line)
+			fuzz_fail(f, "power line %u in a topology cpuid description", pw->line);
 		return;
+	}
 	for (unsigned i = 0; i < m->cpu_count; i++) {
 		const struct machine_cpu *c = &m->cpu[i];
 		unsigned threads = 0;
+		if (pw->line && (pw->core_mw[c->type] == 0 || pw->core_mw[c->type] > MACHINE_POWER_MAX_MW))
+			fuzz_fail(f, "cpu %u: power %u mW for its type", i, pw->core_mw[c->type]);
 		if (!c->line || c->type >= MACHINE_CORE_TYPES || !m->speed[c->type])
 			fuzz_fail(f, "cpu %u undescribed, bad type or no speed", i);
 		if (c->hfi_row != MACHINE_NO_ROW &&

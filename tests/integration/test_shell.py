@@ -194,7 +194,8 @@ def test_sleep_waits_asleep(ctx, m):
 
     def main_time_ms():
         out = m.command("ps")
-        mm = re.search(r"^\s*1 main\s.*\s(\d+)\s+\d+\s*$", out, re.M)
+        # ... TIME(ms) WORK(ms) SPEED MIGR (WORK and SPEED are "-" without a work clock)
+        mm = re.search(r"^\s*1 main\s.*\s(\d+)\s+(?:\d+|-)\s+(?:\d+\.\d{3}|-)\s+\d+\s*$", out, re.M)
         check(mm, "no main thread in ps:\n" + out)
         return int(mm.group(1))
     t0, cpu0 = uptime_ms(), main_time_ms()

@@ -390,6 +390,50 @@ static void test_apply(void **state)
 	assert_memory_equal(d, before, sizeof(d));
 }
 
+/* The optional `power` line: watts in milliwatts, every core type in use
+ * given, each mistake named with its line. */
+static void test_power(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(GOOD), 0);
+	assert_int_equal(mach.power.line, 0);
+	assert_int_equal(parse(GOOD "power budget=28 P=6 E=1.5 smt=0.125  # modelled\n"), 0);
+	assert_int_equal(mach.power.line, 14);
+	assert_int_equal(mach.power.budget_mw, 28000);
+	assert_int_equal(mach.power.core_mw[CPU_CORE_P], 6000);
+	assert_int_equal(mach.power.core_mw[CPU_CORE_E], 1500);
+	assert_int_equal(mach.power.core_mw[CPU_CORE_LPE], 0);
+	assert_int_equal(mach.power.smt_mw, 125);
+	assert_int_equal(parse("power budget=1000 P=0.001 E=1 LP-E=2\n" GOOD), 0);
+	assert_int_equal(mach.power.budget_mw, 1000000);
+	assert_int_equal(mach.power.smt_mw, 0);
+	expect_error(GOOD "power budget=28 P=6\n",
+		     "t.machine:14: 'power' gives no E= but CPU 2 (line 10) is a E core");
+	expect_error(GOOD "power P=6 E=2\n",
+		     "t.machine:14: 'power' needs budget=W (and TYPE=W for each core type)");
+	expect_error(GOOD "power budget=28 P=6 E=2 P=7\n", "t.machine:14: 'P=' given twice");
+	expect_error(GOOD "power budget=28 P=6 E=2\npower budget=20 P=6 E=2\n",
+		     "t.machine:15: duplicate 'power' (first at line 14)");
+	expect_error(GOOD "power budget=28 P=6 E=2 gpu=5\n",
+		     "t.machine:14: unknown power attribute 'gpu' (expected budget= P= E= LP-E= none= smt=)");
+	expect_error(GOOD "power budget=28 P=6 E\n",
+		     "t.machine:14: unknown power attribute 'E' (expected budget= P= E= LP-E= none= smt=)");
+	static const char *const bad[] = { "0", "1000.001", "1001", "1.2345", "x", "", ".5", "5.",
+					   "-1", "99999999999" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[1024], want[200];
+		snprintf(text, sizeof(text), GOOD "power budget=%s P=6 E=2\n", bad[i]);
+		snprintf(want, sizeof(want),
+			 "t.machine:14: bad number '%s' for budget (expected watts, above 0 up to 1000, at most three decimals, e.g. 6.5)",
+			 bad[i]);
+		expect_error(text, want);
+	}
+	expect_error(GOOD "power budget=10 P=6 E=2 smt=x\n",
+		     "t.machine:14: bad number 'x' for smt (expected watts, 0 to 1000, at most three decimals, e.g. 6.5)");
+	expect_error("model m\ncpus 2\nmemory 1G\ntopology cpuid\npower budget=10 none=1\n",
+		     "t.machine:5: 'power' needs the cpu lines ('topology cpuid' has none)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_hfi_statements),
 		cmocka_unit_test(test_hfi_errors),
 		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_power),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

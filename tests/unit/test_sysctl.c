@@ -11,6 +11,19 @@
 
 static int64_t hz = 100, level = 3, free_int;
 static char name_buf[8] = "abc";
+static int64_t gated, gated_calls;
+
+/* A write hook: stores even values, refuses odd ones with a reason. */
+static int gated_set(int64_t v, char *err, size_t len)
+{
+	gated_calls++;
+	if (v & 1) {
+		ksnprintf(err, len, "debug.gated: %lld is odd", (long long)v);
+		return -1;
+	}
+	gated = v;
+	return 0;
+}
 
 static void answer_proc(char *buf, size_t len)
 {
@@ -42,6 +55,8 @@ static const struct sysctl_oid oids[] = {
 	  .ptr = name_buf, .size = sizeof(name_buf) },
 	{ .name = "hw.answer", .descr = "proc", .type = SYSCTL_TYPE_PROC, .proc = answer_proc },
 	{ .name = "kernel.other", .descr = "not under kern", .type = SYSCTL_TYPE_INT, .ptr = &hz },
+	{ .name = "debug.gated", .descr = "hook", .type = SYSCTL_TYPE_INT, .writable = 1,
+	  .ptr = &gated, .min = 0, .max = 10, .int_set = gated_set },
 };
 static const struct sysctl_set set = { oids, oids + sizeof(oids) / sizeof(oids[0]) };
 
@@ -87,7 +102,8 @@ static void test_listing_is_sorted_and_prefix_exact(void **state)
 {
 	(void)state;
 	const char *expect_all[] = { "cpu.0.speed", "cpu.1.speed", "cpu.2.speed", "debug.any",
-				     "debug.level", "hw.answer", "kern.hz", "kern.name", "kernel.other" };
+				     "debug.gated", "debug.level", "hw.answer", "kern.hz", "kern.name",
+				     "kernel.other" };
 	struct sysctl_ref r = { NULL, -1 };
 	char name[SYSCTL_NAME_MAX];
 	size_t i = 0;
@@ -95,7 +111,7 @@ static void test_listing_is_sorted_and_prefix_exact(void **state)
 		sysctl_name(&r, name, sizeof(name));
 		assert_string_equal(name, expect_all[i++]);
 	}
-	assert_int_equal(i, 9);
+	assert_int_equal(i, 10);
 	r = (struct sysctl_ref){ NULL, -1 };
 	assert_int_equal(sysctl_next(&set, &r, "kern"), 0);
 	assert_string_equal(r.oid->name, "kern.hz");
@@ -169,6 +185,23 @@ static void test_bad_writes_change_nothing(void **state)
 	assert_int_equal(write("hw.answer", "1", err, sizeof(err)), -1);
 }
 
+/* A write hook sees only values inside the range, and decides itself. */
+static void test_write_hook(void **state)
+{
+	(void)state;
+	char err[96];
+	gated = 0;
+	gated_calls = 0;
+	assert_int_equal(write("debug.gated", "4", err, sizeof(err)), 0);
+	assert_int_equal(gated, 4);
+	assert_int_equal(write("debug.gated", "5", err, sizeof(err)), -1);
+	assert_string_equal(err, "debug.gated: 5 is odd");
+	assert_int_equal(write("debug.gated", "12", err, sizeof(err)), -1);
+	assert_string_equal(err, "debug.gated: 12 is outside 0..10");
+	assert_int_equal(gated, 4);
+	assert_int_equal(gated_calls, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_family_writes),
 		cmocka_unit_test(test_bad_writes_change_nothing),
+		cmocka_unit_test(test_write_hook),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -39,6 +39,7 @@ struct percpu {
 	struct thread *volatile idlethread;   /* set by the boot CPU; an AP waits for it */
 	volatile int need_resched;     /* switch at the next preemption point */
 	volatile int sched_ready;      /* 1 once this CPU runs threads */
+	uint64_t switch_ns;            /* time of this CPU's last switch (thread_switch) */
 };
 
 /* The record of logical CPU cpu (< MAXCPU). */

@@ -3,24 +3,25 @@
  * (emul_hfi.h): the description's timed `event` lines, applied by a kernel
  * timer at their boot-relative time, and the shell's `hfi set`,
  * `throttle`, `restore` and `storm`; plus the device's state for reading
- * and the work clock's accessor and hook.
+ * and the hook that tells the work clock.
  */
 #include <printk.h>
 #include <string.h>
 #include <time.h>
 #include "../../../sched/topo_cpuset.h"
 #include "emul_hfi_dev.h"
+#include "emul_workclock.h"
 
 /* See emul_hfi.h. The single place where the work clock (the per-thread
- * clock that runs at the modelled speed of the thread's CPU) will learn
- * that a row's capabilities changed: the lead engineer connects it during
- * integration, here and nowhere else. It runs right after the table write
- * that changed the row, without the device lock (it may call
- * emul_hfi_row_perf()), possibly with interrupts off. Until then it does
- * nothing. */
+ * clock that runs at the modelled speed of the thread's CPU) learns that a
+ * row's class-0 perf changed: its CPUs are re-rated at this instant. Runs
+ * right after the table write that changed the row, without the device
+ * lock, possibly with interrupts off; takes the work clock's lock. */
 void emul_hfi_row_changed(int row)
 {
-	(void)row;
+	unsigned now, initial;
+	if (emul_hfi_row_perf(row, &now, &initial) == 0)
+		emul_workclock_row_perf(row, now, initial);
 }
 
 /* See emul_hfi.h. */

@@ -1,0 +1,164 @@
+/*
+ * emul_workclock.c — the kernel side of the work clock (see
+ * emul_workclock.h): the model of kernel/machine/workclock.c behind one
+ * lock, fed by the thread layer's switches, the HFI device's row changes
+ * and two sysctls.
+ */
+#include <mm.h>
+#include <panic.h>
+#include <percpu.h>
+#include <printk.h>
+#include <spinlock.h>
+#include <sysctl.h>
+#include <thread.h>
+#include <time.h>
+#include <cpu.h>
+#include <workclock.h>
+#include "machine_platform.h"
+#include "emul_workclock.h"
+
+/* Guards the model: every write, and reads of other threads' clocks. A
+ * leaf lock, always taken with interrupts off. */
+static struct spinlock wc_lock = SPINLOCK_INIT("workclock");
+static struct wc_model *wc_model;      /* NULL: inactive; set once */
+static int64_t wc_enabled_value;       /* kern.emul.workclock */
+static int64_t wc_power_value;         /* kern.emul.power */
+
+/* The model when active (acquire: its contents are visible). */
+static struct wc_model *wc_active(void)
+{
+	return __atomic_load_n(&wc_model, __ATOMIC_ACQUIRE);
+}
+
+/* kern.emul.workclock=v: switch the model at this instant. */
+static int wc_sysctl_enabled(int64_t v, char *err, size_t len)
+{
+	struct wc_model *w = wc_active();
+	if (!w) {
+		ksnprintf(err, len, "kern.emul.workclock: no emulated machine (%s)",
+			  machine_platform_source());
+		return -1;
+	}
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	wc_set_enabled(w, (int)v, time_ns());
+	wc_enabled_value = v;
+	spin_unlock_irqrestore(&wc_lock, flags);
+	return 0;
+}
+SYSCTL_INT_SET(kern_emul_workclock, "kern.emul.workclock", &wc_enabled_value, 0, 1,
+	       wc_sysctl_enabled,
+	       "work clock of the emulated machine: 1 = each thread advances at its CPU's "
+	       "modelled speed, 0 = every CPU counts as a lone P thread (docs/hfi.md)");
+
+/* kern.emul.power=v: switch the power budget at this instant. */
+static int wc_sysctl_power(int64_t v, char *err, size_t len)
+{
+	struct wc_model *w = wc_active();
+	if (!w) {
+		ksnprintf(err, len, "kern.emul.power: no emulated machine (%s)",
+			  machine_platform_source());
+		return -1;
+	}
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	int rc = wc_set_power(w, (int)v, time_ns());
+	if (rc == 0)
+		wc_power_value = v;
+	spin_unlock_irqrestore(&wc_lock, flags);
+	if (rc)
+		ksnprintf(err, len, "kern.emul.power: the machine description has no 'power' line");
+	return rc;
+}
+SYSCTL_INT_SET(kern_emul_power, "kern.emul.power", &wc_power_value, 0, 1, wc_sysctl_power,
+	       "power budget of the emulated machine (its 'power' line): 1 = on, 0 = off "
+	       "(docs/hfi.md)");
+
+/* See emul_workclock.h. */
+void emul_workclock_init(void)
+{
+	const struct machine *m = machine_platform_machine();
+	struct thread *self = thread_current();
+	if (!m || !thread_sched_running())
+		return;
+	struct wc_model *w = kzalloc(sizeof(*w));
+	if (!w) {
+		printk("workclock: out of memory; work runs uncorrected\n");
+		return;
+	}
+	wc_init(w, m);
+	wc_clock_init(&self->wc);
+	/* Main's clock starts with its current run (from thread_boot() on,
+	 * while every other CPU ran its idle thread), like its run time. */
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	wc_switch(w, cpu_current(), &self->wc, self->on_since_ns);
+	wc_enabled_value = w->enabled;
+	wc_power_value = w->power_on;
+	__atomic_store_n(&wc_model, w, __ATOMIC_RELEASE);
+	spin_unlock_irqrestore(&wc_lock, flags);
+	printk("workclock: on: threads advance at their CPU's modelled speed%s "
+	       "(sysctl kern.emul.workclock, kern.emul.power)\n",
+	       w->power_on ? ", under the power budget" : "");
+}
+
+/* The clock of td, or NULL for an idle thread (not busy). */
+static struct wc_clock *wc_of(struct thread *td)
+{
+	return td->flags & TDF_IDLE ? NULL : &td->wc;
+}
+
+/* See emul_workclock.h. The CPU's slot holds out's clock, or nothing
+ * (out is idle, or its clock started before the model, or out's next CPU
+ * already took it over). now may be a little older than an event another
+ * CPU recorded meanwhile under the lock: the model never integrates a
+ * negative span. */
+void emul_workclock_switch(unsigned cpu, struct thread *out, struct thread *in, uint64_t now)
+{
+	struct wc_model *w = wc_active();
+	if (!w)
+		return;
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	struct wc_clock *was = wc_running(w, cpu);
+	KASSERT(!was || was == wc_of(out), "cpu %u: work clock of another thread than %u", cpu,
+		out->id);
+	wc_switch(w, cpu, wc_of(in), now);
+	spin_unlock_irqrestore(&wc_lock, flags);
+}
+
+/* See emul_workclock.h. Interrupts off so the thread stays on its CPU
+ * while it reads. */
+int emul_workclock_self(uint64_t *work)
+{
+	struct wc_model *w = wc_active();
+	struct thread *td = thread_current();
+	if (!w || !td || (td->flags & TDF_IDLE))
+		return -1;
+	uint64_t flags = cpu_save_flags_cli();
+	unsigned cpu = cpu_current();
+	int rc = wc_read_self(w, &td->wc, cpu, time_ns(), work);
+	cpu_restore_flags(flags);
+	KASSERT(rc == 0, "thread %u runs on cpu %u but its work clock does not", td->id, cpu);
+	return 0;
+}
+
+/* See emul_workclock.h. */
+int emul_workclock_read(const struct thread *td, uint64_t *work)
+{
+	struct wc_model *w = wc_active();
+	if (!w || (td->flags & TDF_IDLE))
+		return -1;
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	*work = wc_read(w, &td->wc, time_ns());
+	spin_unlock_irqrestore(&wc_lock, flags);
+	return 0;
+}
+
+/* See emul_workclock.h. */
+void emul_workclock_row_perf(int row, unsigned perf_now, unsigned perf_initial)
+{
+	struct wc_model *w = wc_active();
+	if (!w)
+		return;
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	int rc = wc_row_perf(w, row, perf_now, perf_initial, time_ns());
+	spin_unlock_irqrestore(&wc_lock, flags);
+	KASSERT(rc == 0, "HFI row %d is not a row of the machine description", row);
+}

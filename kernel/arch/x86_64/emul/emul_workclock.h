@@ -1,0 +1,51 @@
+/*
+ * emul_workclock.h — the work clock of the emulated machine in the kernel
+ * (the model: kernel/machine/workclock.h; docs/hfi.md, "The work clock
+ * and the speed model").
+ *
+ * Active only under QEMU with an applied machine description (cpu lines)
+ * and the scheduler running; on real hardware, without a description or
+ * with sched=off every function here does nothing and the readers answer
+ * -1. One spinlock (taken with interrupts off, a leaf: nothing is locked
+ * under it) guards the model; a thread reads its own clock without it,
+ * through its CPU's sequence count.
+ *
+ * sysctl kern.emul.workclock (1 when active; 0: every CPU counts as a
+ * lone P thread, so work equals run time) and kern.emul.power (the
+ * description's power budget: 1 iff it has a `power` line) switch the
+ * model at run time; a switch is an event like any other.
+ */
+#ifndef MOSAIC_ARCH_EMUL_WORKCLOCK_H
+#define MOSAIC_ARCH_EMUL_WORKCLOCK_H
+#include <stdint.h>
+
+struct thread;
+
+/* Start the work clock if the machine is emulated: the calling thread
+ * ("main", on the boot CPU) counts from the start of its current run.
+ * Once, boot CPU, in thread
+ * main right after thread_boot(), before any other thread than the idle
+ * threads exists (so every thread is switched in through
+ * emul_workclock_switch()). */
+void emul_workclock_init(void);
+/* The thread layer's switch hook: on CPU cpu, at guest time now (the
+ * instant the run times use), `out` leaves and `in` enters (either may be
+ * the CPU's idle thread, which does not count as busy; `out` may be
+ * exiting). Called once per switch, after the scheduler chose `in` and
+ * before the context switch, interrupts off, no lock held. Does nothing
+ * when inactive. */
+void emul_workclock_switch(unsigned cpu, struct thread *out, struct thread *in, uint64_t now);
+/* The calling thread's work so far (thousandths of a ns of lone P-core
+ * time), lock-free; -1 when inactive or called from an idle thread or
+ * before the scheduler. Any thread context. */
+int emul_workclock_self(uint64_t *work);
+/* td's work so far (same unit); -1 when inactive or td is an idle
+ * thread. Takes the model lock (callers may hold the thread list lock). */
+int emul_workclock_read(const struct thread *td, uint64_t *work);
+/* HFI: row's class-0 performance capability is now perf_now (perf_initial
+ * at boot); re-rates that row's CPUs at this instant. For the emulated
+ * HFI device, after each table write. Does nothing when inactive; a row
+ * the description does not have is a caller's bug (panics). Any context. */
+void emul_workclock_row_perf(int row, unsigned perf_now, unsigned perf_initial);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * workclock.c — per-thread work clocks on an emulated machine, integrated
+ * exactly from event to event (see workclock.h; docs/hfi.md). Portable C:
+ * the kernel runs it under one lock (kernel/arch/x86_64/emul/
+ * emul_workclock.c), the host tests on scripted timelines.
+ */
+#include <workclock.h>
+#include <string.h>
+
+/* Writers (the caller serialises them) make a CPU's sequence count odd
+ * while they change its running clock or rate, and even again after; a
+ * lock-free reader retries across an odd count or a change. */
+static void wc_write_begin(struct wc_cpu *c)
+{
+	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+/* Ends the write section wc_write_begin() opened. */
+static void wc_write_end(struct wc_cpu *c)
+{
+	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELEASE);
+}
+
+/* Work done over [since, now) at rate. */
+static uint64_t wc_segment(uint64_t since, uint64_t now, uint32_t rate)
+{
+	return now > since ? (now - since) * rate : 0;
+}
+
+/* Brings cpu's running clock up to now at the CPU's current rate. Inside
+ * a write section of cpu. */
+static void wc_settle(struct wc_model *w, unsigned cpu, uint64_t now)
+{
+	struct wc_cpu *c = &w->cpu[cpu];
+	struct wc_clock *k = c->run;
+	if (!k)
+		return;
+	__atomic_store_n(&k->work, k->work + wc_segment(k->since, now, c->rate), __ATOMIC_RELAXED);
+	if (now > k->since)
+		__atomic_store_n(&k->since, now, __ATOMIC_RELAXED);
+}
+
+/* What cpu's rate should be now, from the model's state. */
+static uint32_t wc_rate_of(const struct wc_model *w, unsigned cpu)
+{
+	const struct wc_cpu *c = &w->cpu[cpu];
+	const struct wc_core *k = &w->core[c->core];
+	if (!w->enabled)
+		return WC_RATE_ONE;
+	unsigned throttle = WC_FACTOR_ONE, power = WC_FACTOR_ONE;
+	if (c->row != MACHINE_NO_ROW)
+		throttle = speed_throttle(w->row[c->row].perf, w->row[c->row].initial);
+	if (w->power_on)
+		power = w->pkg_factor[c->pkg];
+	return speed_rate(w->speed[c->type], w->smt[c->type], k->threads, k->busy, throttle, power);
+}
+
+/* Power factor of every package from its busy cores' demand. */
+static void wc_power_factors(struct wc_model *w)
+{
+	uint64_t *demand = w->pkg_demand;
+	memset(demand, 0, w->npkg * sizeof(demand[0]));
+	for (unsigned i = 0; i < w->ncore; i++) {
+		const struct wc_core *k = &w->core[i];
+		if (k->busy)
+			demand[k->pkg] += w->power.core_mw[k->type] +
+					  (uint64_t)w->power.smt_mw * (k->busy - 1u);
+	}
+	for (unsigned p = 0; p < w->npkg; p++)
+		w->pkg_factor[p] = (uint16_t)speed_power(w->power.budget_mw, demand[p]);
+}
+
+/* Re-rates at now every CPU of core `core` (-1: every CPU), after the
+ * state changed: a CPU whose rate changes has its clock settled at the
+ * old rate first. */
+static void wc_rerate(struct wc_model *w, int core, uint64_t now)
+{
+	if (w->power_on && w->enabled)
+		wc_power_factors(w);
+	for (unsigned i = 0; i < w->ncpu; i++) {
+		struct wc_cpu *c = &w->cpu[i];
+		if (core >= 0 && c->core != (unsigned)core)
+			continue;
+		uint32_t rate = wc_rate_of(w, i);
+		if (rate == c->rate)
+			continue;
+		wc_write_begin(c);
+		wc_settle(w, i, now);
+		__atomic_store_n(&c->rate, rate, __ATOMIC_RELAXED);
+		wc_write_end(c);
+	}
+}
+
+/* See workclock.h. */
+void wc_clock_init(struct wc_clock *c)
+{
+	c->work = 0;
+	c->since = 0;
+	c->cpu = -1;
+}
+
+/* Dense index of id in ids[0..*n), appended if new. */
+static uint16_t wc_dense(uint32_t *ids, unsigned *n, uint32_t id)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (ids[i] == id)
+			return (uint16_t)i;
+	ids[*n] = id;
+	return (uint16_t)(*n)++;
+}
+
+/* See workclock.h. */
+void wc_init(struct wc_model *w, const struct machine *m)
+{
+	uint32_t core_ids[MACHINE_MAX_CPUS], pkg_ids[MACHINE_MAX_CPUS];
+	memset(w, 0, sizeof(*w));
+	w->ncpu = m->cpu_count;
+	w->nrows = m->hfi_rows;
+	w->enabled = 1;
+	w->power = m->power;
+	w->power_on = m->power.line != 0;
+	memcpy(w->speed, m->speed, sizeof(w->speed));
+	memcpy(w->smt, m->smt_throughput, sizeof(w->smt));
+	for (unsigned i = 0; i < m->cpu_count; i++) {
+		const struct machine_cpu *mc = &m->cpu[i];
+		struct wc_cpu *c = &w->cpu[i];
+		c->core = wc_dense(core_ids, &w->ncore, mc->core);
+		c->pkg = wc_dense(pkg_ids, &w->npkg, mc->package);
+		c->row = mc->hfi_row;
+		c->type = mc->type;
+		w->core[c->core].threads = mc->smt_threads;
+		w->core[c->core].type = mc->type;
+		w->core[c->core].pkg = c->pkg;
+	}
+	for (unsigned r = 0; r < m->hfi_rows; r++) {
+		w->row[r].perf = m->hfi[r].perf;
+		w->row[r].initial = m->hfi[r].perf;
+	}
+	wc_rerate(w, -1, 0);
+}
+
+/* Stops cpu's running clock at now (settled, off CPU). Inside a write
+ * section of cpu; the caller re-rates. */
+static void wc_detach(struct wc_model *w, unsigned cpu, uint64_t now)
+{
+	struct wc_cpu *c = &w->cpu[cpu];
+	struct wc_clock *k = c->run;
+	if (!k)
+		return;
+	wc_settle(w, cpu, now);
+	__atomic_store_n(&k->cpu, -1, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->run, NULL, __ATOMIC_RELAXED);
+	w->core[c->core].busy--;
+}
+
+/* See workclock.h. */
+void wc_switch(struct wc_model *w, unsigned cpu, struct wc_clock *in, uint64_t now)
+{
+	struct wc_cpu *c = &w->cpu[cpu];
+	int other = in ? in->cpu : -1;
+	if (c->run == in)   /* nothing changes (in, if any, already runs here) */
+		return;
+	if (other >= 0 && other != (int)cpu) {
+		struct wc_cpu *o = &w->cpu[other];
+		wc_write_begin(o);
+		wc_detach(w, (unsigned)other, now);
+		wc_write_end(o);
+	}
+	wc_write_begin(c);
+	wc_detach(w, cpu, now);
+	if (in) {
+		__atomic_store_n(&in->since, now, __ATOMIC_RELAXED);
+		__atomic_store_n(&in->cpu, (int32_t)cpu, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->run, in, __ATOMIC_RELAXED);
+		w->core[c->core].busy++;
+	}
+	wc_write_end(c);
+	if (w->power_on && w->enabled) {
+		wc_rerate(w, -1, now);
+		return;
+	}
+	wc_rerate(w, c->core, now);
+	if (other >= 0 && other != (int)cpu && w->cpu[other].core != c->core)
+		wc_rerate(w, w->cpu[other].core, now);
+}
+
+/* See workclock.h. */
+struct wc_clock *wc_running(const struct wc_model *w, unsigned cpu)
+{
+	return w->cpu[cpu].run;
+}
+
+/* See workclock.h. */
+void wc_set_enabled(struct wc_model *w, int on, uint64_t now)
+{
+	w->enabled = on != 0;
+	wc_rerate(w, -1, now);
+}
+
+/* See workclock.h. */
+int wc_set_power(struct wc_model *w, int on, uint64_t now)
+{
+	if (on && !w->power.line)
+		return -1;
+	w->power_on = on != 0;
+	wc_rerate(w, -1, now);
+	return 0;
+}
+
+/* See workclock.h. */
+int wc_row_perf(struct wc_model *w, int row, unsigned perf, unsigned initial, uint64_t now)
+{
+	if (row < 0 || (unsigned)row >= w->nrows)
+		return -1;
+	w->row[row].perf = (uint16_t)perf;
+	w->row[row].initial = (uint16_t)initial;
+	wc_rerate(w, -1, now);
+	return 0;
+}
+
+/* See workclock.h. */
+uint32_t wc_cpu_rate(const struct wc_model *w, unsigned cpu)
+{
+	return w->cpu[cpu].rate;
+}
+
+/* See workclock.h. */
+uint64_t wc_read(const struct wc_model *w, const struct wc_clock *c, uint64_t now)
+{
+	if (c->cpu < 0)
+		return c->work;
+	return c->work + wc_segment(c->since, now, w->cpu[c->cpu].rate);
+}
+
+/* See workclock.h. The owner's CPU cannot change under it, so only a
+ * writer on the model (another CPU re-rating this one) can interfere,
+ * and that one moves the CPU's sequence count. */
+int wc_read_self(const struct wc_model *w, const struct wc_clock *c, unsigned cpu, uint64_t now,
+		 uint64_t *work)
+{
+	const struct wc_cpu *p = &w->cpu[cpu];
+	for (;;) {
+		uint32_t s1 = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+		if (s1 & 1)
+			continue;
+		int32_t on = __atomic_load_n(&c->cpu, __ATOMIC_RELAXED);
+		uint64_t done = __atomic_load_n(&c->work, __ATOMIC_RELAXED);
+		uint64_t since = __atomic_load_n(&c->since, __ATOMIC_RELAXED);
+		uint32_t rate = __atomic_load_n(&p->rate, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) != s1)
+			continue;
+		if (on != (int32_t)cpu)
+			return -1;
+		*work = done + wc_segment(since, now, rate);
+		return 0;
+	}
+}

@@ -1,0 +1,178 @@
+/* cmd_spawn.c — `spawn`: start N CPU-bound or sleep/wake threads by hand,
+ * doing their CPU work through work() (work.h), and report what each got
+ * done once the last of them ends. */
+#include <shell.h>
+#include <thread.h>
+#include <parse.h>
+#include <printk.h>
+#include <string.h>
+#include <smp.h>
+#include <time.h>
+#include <mm.h>
+#include <work.h>
+#include <strbuf.h>
+#include <console.h>
+#include <panic.h>
+#include <emul/emul_workclock.h>
+#include "cmd_thread.h"
+
+#define SPAWN_MAX 512
+#define SPAWN_WORK_NS 1000000ull        /* a thread's step: 1 ms of P-core work */
+#define SPAWN_SLEEP_NS 10000000ull      /* a sleeper's sleep after each step */
+#define SPAWN_REPORT_THREADS 8          /* per-thread report lines at most */
+#define SPAWN_REPORT_BYTES 1280         /* holds the longest report (8 lines of < 110) */
+
+struct spawn_job;
+
+/* What one thread got done, filled by the thread as it ends. */
+struct spawn_slot {
+	struct spawn_job *job;
+	uint32_t id;
+	int cpu;                 /* where it ended */
+	int has_work;            /* a work clock counted (emulated machine) */
+	uint64_t run_ns, work;
+};
+
+/* One `spawn` command's threads. Freed by whoever drops the last
+ * reference: each running thread holds one, and the command one while it
+ * starts them. */
+struct spawn_job {
+	uint64_t end_ns;
+	int sleeper;
+	unsigned refs;
+	unsigned n;              /* threads started; set before the command's put */
+	uint64_t ms;
+	struct spawn_slot slot[];
+};
+
+/* The end report: a total, then up to SPAWN_REPORT_THREADS threads; built
+ * whole and written in one piece, so reports of groups that end together
+ * do not interleave. */
+static void spawn_report(const struct spawn_job *job)
+{
+	const char *kind = job->sleeper ? "sleep" : "cpu";
+	uint64_t run = 0, work = 0;
+	int has_work = 1;
+	char text[SPAWN_REPORT_BYTES], wbuf[24], sbuf[16];
+	struct strbuf sb;
+	strbuf_init(&sb, text, sizeof(text));
+	for (unsigned i = 0; i < job->n; i++) {
+		run += job->slot[i].run_ns;
+		work += job->slot[i].work;
+		has_work &= job->slot[i].has_work;
+	}
+	strbuf_printf(&sb, "spawn: %u %s threads done after %lu ms: run %lu ms", job->n, kind,
+		      job->ms, run / 1000000);
+	if (has_work) {
+		cmd_work_text(work, run, wbuf, sizeof(wbuf), sbuf, sizeof(sbuf));
+		strbuf_printf(&sb, ", work %s ms, speed %s", wbuf, sbuf);
+	}
+	strbuf_putc(&sb, '\n');
+	for (unsigned i = 0; i < job->n && i < SPAWN_REPORT_THREADS; i++) {
+		const struct spawn_slot *s = &job->slot[i];
+		strbuf_printf(&sb, "spawn:   %s/%u thread %u ended on cpu %d: run %lu ms", kind, i,
+			      s->id, s->cpu, s->run_ns / 1000000);
+		if (s->has_work) {
+			cmd_work_text(s->work, s->run_ns, wbuf, sizeof(wbuf), sbuf, sizeof(sbuf));
+			strbuf_printf(&sb, ", work %s ms, speed %s", wbuf, sbuf);
+		}
+		strbuf_putc(&sb, '\n');
+	}
+	if (job->n > SPAWN_REPORT_THREADS)
+		strbuf_printf(&sb, "spawn:   (%u more)\n", job->n - SPAWN_REPORT_THREADS);
+	KASSERT(strbuf_ok(&sb), "spawn report longer than %d bytes", SPAWN_REPORT_BYTES);
+	console_write(text, sb.len);
+}
+
+/* Drops one reference; the last one reports and frees the job. */
+static void spawn_job_put(struct spawn_job *job)
+{
+	if (__atomic_sub_fetch(&job->refs, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	if (job->n)
+		spawn_report(job);
+	kfree(job);
+}
+
+/* Body of a `spawn` thread (arg: its slot). Does work() in steps of 1 ms
+ * of P-core work, alone or each followed by 10 ms of sleep, until the end
+ * time; then records what it got done. */
+static void spawn_main(void *arg)
+{
+	struct spawn_slot *s = arg;
+	struct spawn_job *job = s->job;
+	while (time_ns() < job->end_ns) {
+		work(SPAWN_WORK_NS);
+		if (job->sleeper)
+			thread_sleep_ns(SPAWN_SLEEP_NS);
+	}
+	s->id = thread_id(thread_current());
+	s->cpu = (int)cpu_current();
+	s->run_ns = thread_self_run_ns();
+	s->has_work = emul_workclock_self(&s->work) == 0;
+	spawn_job_put(job);
+}
+
+/* `spawn N cpu|sleep [cpus=SET] [ms=DURATION]`: every argument checked
+ * before the first thread starts. */
+static int cmd_spawn(int argc, char **argv)
+{
+	uint64_t n, ms = 10000;
+	struct cpuset mask;
+	int have_mask = 0, sleeper;
+	if (!thread_sched_running()) {
+		printk("spawn: the scheduler is off (sched=off)\n");
+		return 1;
+	}
+	if (shell_arg_u64("spawn", "N", argv[1], 0, 1, SPAWN_MAX, &n))
+		return 1;
+	if (strcmp(argv[2], "cpu") == 0)
+		sleeper = 0;
+	else if (strcmp(argv[2], "sleep") == 0)
+		sleeper = 1;
+	else {
+		printk("spawn: kind must be cpu or sleep\n");
+		return 1;
+	}
+	for (int i = 3; i < argc; i++) {
+		if (strncmp(argv[i], "cpus=", 5) == 0) {
+			if (cmd_parse_cpus("spawn", argv[i] + 5, &mask))
+				return 1;
+			have_mask = 1;
+		} else if (strncmp(argv[i], "ms=", 3) == 0) {
+			if (shell_arg_u64("spawn", "ms", argv[i] + 3, 0, 1, SHELL_MS_MAX, &ms))
+				return 1;
+		} else {
+			printk("spawn: unknown argument '%s' (cpus=LIST or ms=DURATION)\n", argv[i]);
+			return 1;
+		}
+	}
+	struct spawn_job *job = kzalloc(sizeof(*job) + n * sizeof(job->slot[0]));
+	if (!job) {
+		printk("spawn: out of memory\n");
+		return 1;
+	}
+	job->end_ns = time_ns() + ms * 1000000;
+	job->sleeper = sleeper;
+	job->ms = ms;
+	job->refs = 1;
+	struct thread_attr attr = { .affinity = have_mask ? &mask : NULL, .detached = 1 };
+	unsigned made = 0;
+	for (; made < n; made++) {
+		char name[THREAD_NAME_MAX];
+		ksnprintf(name, sizeof(name), "%s/%u", argv[2], made);
+		job->slot[made].job = job;
+		__atomic_add_fetch(&job->refs, 1, __ATOMIC_RELAXED);
+		if (!thread_create(name, spawn_main, &job->slot[made], &attr)) {
+			__atomic_sub_fetch(&job->refs, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	job->n = made;
+	printk("spawn: started %u %s threads for %lu ms\n", made, argv[2], ms);
+	spawn_job_put(job);
+	return made == n ? 0 : 1;
+}
+SHELL_COMMAND(spawn, 2, 4, "N cpu|sleep [cpus=MASK|LIST] [ms=DURATION]",
+	      "start N (1..512) CPU-bound or sleep/wake threads doing work() for 1..600000 ms "
+	      "(default all CPUs, 10000 ms); a report when they are done", cmd_spawn);

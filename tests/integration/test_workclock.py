@@ -1,0 +1,160 @@
+"""The work clock under QEMU (docs/hfi.md, "The work clock and the speed
+model"): on an emulated machine a thread gets less work done per second of
+CPU time on an E-core than on a P-core, and two busy SMT siblings share
+their core, whatever host CPU the vCPUs got. The figures asserted are the
+modelled ones (E 0.54, a busy SMT pair 1.39 = 0.695 each), read from what
+`ps` and spawn's end report print: work done, run time, and SPEED = work /
+run time. One boot per machine; each checks several things."""
+import os
+import re
+
+from qemu import ROOT, TestFailure
+
+I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")      # 20 CPUs: 0-11 P (pairs), 12-19 E
+SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
+
+TOL = 0.05
+# ps: ID NAME STATE CPU LAST PRI NICE KIND SCORE %CPU TIME(ms) WORK(ms) SPEED MIGR
+PS_ROW = re.compile(r"^\s*(\d+) (\S+)\s+(\S+)\s+(\S+)\s+(\d+)\s+\d+\s+-?\d+\s+\S+\s+\d+\s+[\d.]+\s+"
+                    r"(\d+)\s+(\d+|-)\s+(\d+\.\d{3}|-)\s+\d+$", re.M)
+
+
+def check(cond, msg):
+    if not cond:
+        raise TestFailure(msg)
+
+
+def boot(ctx, script, machine_file, timeout=300):
+    """Boot, run script then power off; return what was printed after the
+    scheduler started."""
+    m = ctx.machine(machine_file=machine_file, run=script + "; poweroff")
+    m.expect(r"sched: ULE on (\d+) CPUs", timeout=180)
+    check(m.wait_exit(timeout) == 0, "did not power off; output ends:\n" + m.tail())
+    out = m.output.replace("\r", "")
+    check("panic" not in out and "EXCEPTION" not in out, m.tail(3000))
+    return out[out.index("sched: ULE"):]
+
+
+def cpu_threads(ps):
+    """{last CPU: [(run ms, work ms, speed), ...]} of the cpu/N threads in one ps."""
+    rows = {}
+    for g in PS_ROW.finditer(ps):
+        if g.group(2).startswith("cpu/"):
+            check(g.group(7) != "-" and g.group(8) != "-", "no work clock in:\n" + ps)
+            rows.setdefault(int(g.group(5)), []).append(
+                (int(g.group(6)), int(g.group(7)), float(g.group(8))))
+    return rows
+
+
+def near(value, want, what, context):
+    check(abs(value - want) <= TOL, "%s: %.3f, want %.3f +- %.2f\n%s" % (what, value, want, TOL, context))
+
+
+def check_rates(ps, p, e, pair, shared, want_e, want_pair):
+    """Threads pinned to a lone P CPU p, an E-core e, the two SMT siblings
+    pair, and two threads sharing the lone P CPU `shared`: SPEED of each,
+    and the work done relative to the lone P thread. The two that take
+    turns on one CPU (preempted in the middle of work()) each keep their
+    CPU's speed and together do one CPU's worth."""
+    rows = cpu_threads(ps)
+    counts = {c: len(r) for c, r in rows.items()}
+    want = {c: 1 for c in (p, e) + pair}
+    want[shared] = 2
+    check(counts == want, "pinned threads per CPU %s, want %s:\n%s" % (counts, want, ps))
+    lone = rows[p][0]
+    near(lone[2], 1.0, "speed of the lone P thread (cpu %d)" % p, ps)
+    near(rows[e][0][2], want_e, "speed on the E-core (cpu %d)" % e, ps)
+    near(rows[e][0][1] / lone[1], want_e, "work E / work P", ps)
+    for c in pair:
+        near(rows[c][0][2], want_pair, "speed on busy SMT sibling cpu %d" % c, ps)
+        near(rows[c][0][1] / lone[1], want_pair, "work of sibling cpu %d / lone P" % c, ps)
+    for run, work, speed in rows[shared]:
+        near(speed, 1.0, "speed of a thread sharing cpu %d" % shared, ps)
+    near(sum(r[1] for r in rows[shared]) / lone[1], 1.0, "work of the two sharing cpu %d / lone P" % shared, ps)
+
+
+def spawn_pinned(cpus, ms):
+    """One `spawn` per entry: every thread of a spawn gets the whole set."""
+    return "; ".join("spawn 1 cpu cpus=%d ms=%d" % (c, ms) for c in cpus)
+
+
+def test_workclock_i7_rates(ctx):
+    """i7-1370P: a lone P thread (cpu 2), an E-core (cpu 12), both threads
+    of P-core 2 (cpus 4, 5) and two threads taking turns on cpu 10, busy
+    for 3 s: E does 0.54 of the P thread's work, each sibling 0.695, the two
+    on cpu 10 1.0 each and one CPU's worth together. With
+    kern.emul.workclock=0 every speed is 1. Switching the power budget on
+    is refused: the i7-1370P description has no power line."""
+    pins = (2, 12, 4, 5)
+    load = spawn_pinned(pins, 3000) + "; spawn 2 cpu cpus=10 ms=3000"
+    out = boot(ctx, load + "; sleep 2500; ps; sleep 1000; sysctl kern.emul.workclock=0; " + load +
+               "; sleep 2500; ps; sleep 1000; sysctl kern.emul.power=1 kern.emul.workclock=1 kern.emul",
+               I7, timeout=600)
+    check("workclock: on: threads advance at their CPU's modelled speed" in out, out[:2000])
+    check(re.search(r"work: calibrated on cpu 0 \(core type P, the fastest here\): \d+ iterations "
+                    r"per ms .*work\(W\) follows the emulated machine's work clock", out), out[:2000])
+    parts = out.split("mosaic> ps")
+    check(len(parts) == 3, "two ps outputs expected:\n" + out[-4000:])
+    modelled, flat = parts[1].split("mosaic> ")[0], parts[2].split("mosaic> ")[0]
+    check_rates(modelled, 2, 12, (4, 5), 10, 0.54, 0.695)
+    check("kern.emul.workclock: 1 -> 0" in out, out[-3000:])
+    check_rates(flat, 2, 12, (4, 5), 10, 1.0, 1.0)
+    check("sysctl: kern.emul.power: the machine description has no 'power' line" in out, out[-2000:])
+    check("kern.emul.workclock: 0 -> 1" in out and "kern.emul.power: 0" in out, out[-2000:])
+    # The end report of each spawn agrees with ps.
+    reports = re.findall(r"spawn:   cpu/\d thread \d+ ended on cpu (\d+): run (\d+) ms, "
+                         r"work (\d+) ms, speed (\d+\.\d{3})", out)
+    speeds = {int(c): float(s) for c, _, _, s in reports[:6]}
+    check(len(reports) == 12 and set(speeds) == set(pins) | {10}, "end reports:\n" + out[-4000:])
+    near(speeds[12], 0.54, "end report speed on the E-core", out[-4000:])
+    near(speeds[4], 0.695, "end report speed on a busy sibling", out[-4000:])
+
+
+POWER = """# small-hybrid with a power budget (test only): 8 W; P 6 W, E 2 W, a
+# second P thread 1 W. P + one E fit; P + both E (10 W) run at
+# cbrt(8/10) = 0.928 of their speed.
+power budget=8 P=6 E=2 smt=1
+"""
+
+
+def test_workclock_power_budget(ctx):
+    """A description with a `power` line: the budget slows every core once
+    the busy cores ask for more than it; kern.emul.power=0 lifts it."""
+    with open(SMALL) as f:
+        text = f.read()
+    path = os.path.join(ctx.log_dir, "small-power.machine")
+    with open(path, "w") as f:
+        f.write(text + POWER)
+    out = boot(ctx, spawn_pinned((0, 2, 3), 2500) + "; sleep 2000; ps; sleep 1000; "
+               "sysctl kern.emul.power=0; " + spawn_pinned((0, 2, 3), 2500) + "; sleep 2000; ps",
+               path)
+    check("workclock: on: threads advance at their CPU's modelled speed, under the power budget"
+          in out, out[:2000])
+    parts = out.split("mosaic> ps")
+    check(len(parts) == 3, "two ps outputs expected:\n" + out[-4000:])
+    budget, free = cpu_threads(parts[1].split("mosaic> ")[0]), cpu_threads(parts[2].split("mosaic> ")[0])
+    one_each = {0: 1, 2: 1, 3: 1}
+    check({c: len(r) for c, r in budget.items()} == one_each and
+          {c: len(r) for c, r in free.items()} == one_each, out[-4000:])
+    near(budget[0][0][2], 0.928, "P thread under the budget", out[-4000:])
+    near(budget[2][0][2], 0.501, "E thread under the budget", out[-4000:])
+    near(free[0][0][2], 1.0, "P thread, budget off", out[-4000:])
+    near(free[3][0][2], 0.54, "E thread, budget off", out[-4000:])
+
+
+def test_workclock_inactive_without_description(ctx):
+    """QEMU without a machine description (real hardware alike): no work
+    clock; work() runs its calibrated loop; ps shows '-'; the sysctls
+    refuse."""
+    m = ctx.machine(smp=2, run="spawn 1 cpu ms=300; sleep 600; spawn 1 cpu ms=3000; ps; "
+                    "sysctl kern.emul.workclock=0; poweroff")
+    check(m.wait_exit(120) == 0, "did not power off; output ends:\n" + m.tail())
+    out = m.output.replace("\r", "")
+    check("workclock: on" not in out, out[:3000])
+    check(re.search(r"work: calibrated on cpu 0 \(core type none, the fastest here\): \d+ iterations "
+                    r"per ms .*work\(W\) runs W ns worth of them", out), out[:3000])
+    check(re.search(r"spawn: 1 cpu threads done after 300 ms: run \d+ ms\n", out), out[-3000:])
+    ps = out[out.index("mosaic> ps"):]
+    rows = [g for g in PS_ROW.finditer(ps) if g.group(2) == "cpu/0"]
+    check(len(rows) == 1 and rows[0].group(7) == "-" and rows[0].group(8) == "-", ps)
+    check("sysctl: kern.emul.workclock: no emulated machine (CPUID)" in out, out[-2000:])
