@@ -252,6 +252,9 @@ static void thread_info_fill(const struct thread *td, struct thread_info *out)
 	out->migrations = idle ? 0 : ts->ts_migrations;
 	out->has_work = emul_workclock_read(td, &out->work) == 0;
 	out->nswitch = td->nswitch_in;
+	for (int t = 0; t < 4; t++)
+		out->sched_ns_type[t] = idle ? 0 : ts->ts_run_ns_type[t];
+	out->sched_ns_shared = idle ? 0 : ts->ts_run_ns_shared;
 }
 
 /* See thread.h. */

@@ -88,7 +88,7 @@ struct sysctl_ref {
 int sysctl_find(const struct sysctl_set *set, const char *name, struct sysctl_ref *out);
 /* Steps *ref to the next variable (ref->oid NULL: the first) whose name
  * equals prefix or starts with "prefix." (prefix "" matches all), in name
- * order (family members by index); 0, or -1 after the last. */
+ * order (byte by byte, indexes expanded); 0, or -1 after the last. */
 int sysctl_next(const struct sysctl_set *set, struct sysctl_ref *ref, const char *prefix);
 /* The variable's full name (index expanded). */
 void sysctl_name(const struct sysctl_ref *ref, char *buf, size_t len);

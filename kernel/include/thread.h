@@ -179,6 +179,9 @@ struct thread_info {
 	uint64_t run_ns, migrations, nswitch;
 	int has_work;                   /* work is known (an emulated machine's work clock) */
 	uint64_t work;                  /* work done, thousandths of a ns of lone P-core time */
+	/* the scheduler's run time by core type (enum cpu_core_type) and
+	 * while an SMT sibling was busy, to the last switch or tick */
+	uint64_t sched_ns_type[4], sched_ns_shared;
 };
 /* Fill up to max entries (live threads, then idle threads last); returns
  * how many. */

@@ -56,34 +56,31 @@ int sysctl_find(const struct sysctl_set *set, const char *name, struct sysctl_re
 	return -1;
 }
 
-/* Name order: by the oid's name (a family's with its '#'), then index. */
+/* Name order: the full names (index expanded), byte by byte. */
 static int ref_cmp(const struct sysctl_ref *a, const struct sysctl_ref *b)
 {
-	int c = strcmp(a->oid->name, b->oid->name);
-	return c ? c : (a->index > b->index) - (a->index < b->index);
+	char na[SYSCTL_NAME_MAX], nb[SYSCTL_NAME_MAX];
+	sysctl_name(a, na, sizeof(na));
+	sysctl_name(b, nb, sizeof(nb));
+	return strcmp(na, nb);
 }
 
-/* Whether r's name matches prefix and comes after *after (NULL: any). */
-static int candidate(const struct sysctl_ref *r, const struct sysctl_ref *after, const char *prefix)
-{
-	char buf[SYSCTL_NAME_MAX];
-	sysctl_name(r, buf, sizeof(buf));
-	return matches_prefix(buf, prefix) && (!after || ref_cmp(r, after) > 0);
-}
-
-/* The first variable of o after *after (NULL: any) that matches prefix;
- * oid NULL if none. */
+/* The first variable of o in name order after *after (NULL: any) that
+ * matches prefix; oid NULL if none. */
 static struct sysctl_ref first_match(const struct sysctl_oid *o, const struct sysctl_ref *after,
 				     const char *prefix)
 {
-	struct sysctl_ref r = { o, -1 };
+	struct sysctl_ref best = { NULL, -1 };
+	char buf[SYSCTL_NAME_MAX];
 	int n = family_size(o);
-	if (!n)
-		return candidate(&r, after, prefix) ? r : (struct sysctl_ref){ NULL, -1 };
-	for (r.index = after && after->oid == o ? after->index + 1 : 0; r.index < n; r.index++)
-		if (candidate(&r, after, prefix))
-			return r;
-	return (struct sysctl_ref){ NULL, -1 };
+	for (int i = n ? 0 : -1; i < (n ? n : 0); i++) {
+		struct sysctl_ref r = { o, i };
+		sysctl_name(&r, buf, sizeof(buf));
+		if (matches_prefix(buf, prefix) && (!after || ref_cmp(&r, after) > 0) &&
+		    (!best.oid || ref_cmp(&r, &best) < 0))
+			best = r;
+	}
+	return best;
 }
 
 int sysctl_next(const struct sysctl_set *set, struct sysctl_ref *ref, const char *prefix)
@@ -91,8 +88,6 @@ int sysctl_next(const struct sysctl_set *set, struct sysctl_ref *ref, const char
 	struct sysctl_ref best = { NULL, -1 };
 	const struct sysctl_ref *after = ref->oid ? ref : NULL;
 	for (const struct sysctl_oid *o = set->begin; o < set->end; o++) {
-		if (after && strcmp(o->name, after->oid->name) < 0)
-			continue;
 		struct sysctl_ref r = first_match(o, after, prefix);
 		if (r.oid && (!best.oid || ref_cmp(&r, &best) < 0))
 			best = r;

@@ -87,7 +87,16 @@ static inline void cpuset_clr_cpu(struct cpuset *s, int cpu)
 		s->bits[cpu / 64] &= ~(1ull << (cpu % 64));
 }
 static inline int cpuset_empty(const struct cpuset *s) { return cpuset_first(s) < 0; }
-static inline int ts_can_migrate(const struct td_sched *ts) { return ts->ts_pinned == 0; }
+/* ts_pinned is changed by the thread itself and read by other CPUs (under
+ * their tdq lock) deciding whether to move it: whole-word atomics. */
+static inline int ts_can_migrate(const struct td_sched *ts)
+{
+	return __atomic_load_n(&ts->ts_pinned, __ATOMIC_RELAXED) == 0;
+}
+static inline void ts_pin_add(struct td_sched *ts, int d)
+{
+	__atomic_fetch_add(&ts->ts_pinned, (int16_t)d, __ATOMIC_RELAXED);
+}
 static inline int ts_can_run_on(const struct td_sched *ts, int cpu) { return cpuset_isset(&ts->ts_mask, (unsigned)cpu); }
 
 /* Lock the tdqs of two CPUs (ascending id; one lock if equal) / unlock. */

@@ -309,7 +309,7 @@ int sched_bind(struct td_sched *cur, int cpu)
 	int self = sched_plat_cpu_self();
 	sched_plat_tdq_lock(self);
 	if (!(cur->ts_flags & TSF_BOUND))
-		cur->ts_pinned++;
+		ts_pin_add(cur, 1);
 	cur->ts_flags |= TSF_BOUND;
 	cur->ts_bound_cpu = cpu;
 	sched_plat_tdq_unlock(self);
@@ -323,7 +323,7 @@ void sched_unbind(struct td_sched *cur)
 	sched_plat_tdq_lock(self);
 	if (cur->ts_flags & TSF_BOUND) {
 		cur->ts_flags &= (uint16_t)~TSF_BOUND;
-		cur->ts_pinned--;
+		ts_pin_add(cur, -1);
 		cur->ts_bound_cpu = -1;
 	}
 	sched_plat_tdq_unlock(self);
@@ -332,11 +332,11 @@ void sched_unbind(struct td_sched *cur)
 /* See sched.h. FreeBSD: sched_pin() (td_pinned). */
 void sched_pin(struct td_sched *cur)
 {
-	cur->ts_pinned++;
+	ts_pin_add(cur, 1);
 }
 
 /* See sched.h. FreeBSD: sched_unpin(). */
 void sched_unpin(struct td_sched *cur)
 {
-	cur->ts_pinned--;
+	ts_pin_add(cur, -1);
 }

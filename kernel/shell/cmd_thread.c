@@ -76,10 +76,44 @@ static struct thread_info *ps_take(size_t *n)
 }
 
 /* `ps`: one line per thread. */
+/* Hundredths of a percent part/whole, 0 for an empty whole. */
+static unsigned share(uint64_t part, uint64_t whole)
+{
+	return whole ? (unsigned)(part * 10000 / whole) : 0;
+}
+
+/* `ps -w`: where each thread ran, as shares of its run time (to the last
+ * switch or tick): P-cores, E-cores, LP-E cores, CPUs without a core type,
+ * and while an SMT sibling of its CPU was busy. */
+static void ps_where(const struct thread_info *ti, size_t n)
+{
+	printk("%5s %-16s %4s %10s %7s %7s %7s %7s %7s\n", "ID", "NAME", "LAST", "TIME(ms)", "P%",
+	       "E%", "LP-E%", "OTHER%", "SMT%");
+	for (size_t i = 0; i < n; i++) {
+		const struct thread_info *t = &ti[i];
+		if (t->flags & TDF_IDLE)
+			continue;
+		uint64_t all = t->sched_ns_type[0] + t->sched_ns_type[1] + t->sched_ns_type[2] +
+			       t->sched_ns_type[3];
+		unsigned s[5] = { share(t->sched_ns_type[CPU_CORE_P], all),
+				  share(t->sched_ns_type[CPU_CORE_E], all),
+				  share(t->sched_ns_type[CPU_CORE_LPE], all),
+				  share(t->sched_ns_type[CPU_CORE_UNKNOWN], all),
+				  share(t->sched_ns_shared, all) };
+		printk("%5u %-16s %4d %10lu", t->id, t->name, t->lastcpu, all / 1000000);
+		for (int k = 0; k < 5; k++)
+			printk(" %4u.%02u", s[k] / 100, s[k] % 100);
+		printk("\n");
+	}
+}
+
 static int cmd_ps(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	int where = argc == 2 && strcmp(argv[1], "-w") == 0;
+	if (argc == 2 && !where) {
+		shell_usage("ps");
+		return 1;
+	}
 	if (!thread_sched_running()) {
 		printk("ps: the scheduler is off (sched=off)\n");
 		return 1;
@@ -88,6 +122,11 @@ static int cmd_ps(int argc, char **argv)
 	struct thread_info *ti = ps_take(&n);
 	if (!ti)
 		return 1;
+	if (where) {
+		ps_where(ti, n);
+		kfree(ti);
+		return 0;
+	}
 	printk("%5s %-16s %-5s %3s %4s %3s %4s %-5s %5s %6s %10s %10s %5s %6s\n", "ID", "NAME",
 	       "STATE", "CPU", "LAST", "PRI", "NICE", "KIND", "SCORE", "%CPU", "TIME(ms)", "WORK(ms)",
 	       "SPEED", "MIGR");
@@ -107,9 +146,10 @@ static int cmd_ps(int argc, char **argv)
 	kfree(ti);
 	return 0;
 }
-SHELL_COMMAND(ps, 0, 0, "",
+SHELL_COMMAND(ps, 0, 1, "[-w]",
 	      "threads: id, name, state, CPU now/last, priority, nice, ULE kind, interactivity "
-	      "score, %CPU, run time, work done and speed (work/run), migrations", cmd_ps);
+	      "score, %CPU, run time, work done and speed (work/run), migrations; -w: share of run "
+	      "time on P, E, LP-E cores and beside a busy SMT sibling", cmd_ps);
 
 /* Run time of the thread with id in snapshot a (0 if absent). */
 static uint64_t top_prev_ns(const struct thread_info *a, size_t na, uint32_t id)

@@ -158,3 +158,23 @@ def test_workclock_inactive_without_description(ctx):
     rows = [g for g in PS_ROW.finditer(ps) if g.group(2) == "cpu/0"]
     check(len(rows) == 1 and rows[0].group(7) == "-" and rows[0].group(8) == "-", ps)
     check("sysctl: kern.emul.workclock: no emulated machine (CPUID)" in out, out[-2000:])
+
+
+def test_workclock_hfi_throttle(ctx):
+    """After `hfi throttle` of a P-core row the thread on it does work at
+    the modelled throttled speed (perf 255 -> 127: 127/255 = 0.498 of a P
+    thread), measured between two `ps` over the same interval; `hfi
+    restore` brings it back to 1.0."""
+    script = ("spawn 1 cpu cpus=0 ms=9000; sleep 1500; ps; hfi throttle 0 perf=127; sleep 2000; ps; "
+              "hfi restore; sleep 2000; ps")
+    out = boot(ctx, script, SMALL, timeout=600)
+    frames = [p.split("mosaic> ")[0] for p in out.split("mosaic> ps")[1:]]
+    check(len(frames) == 3, "three ps outputs expected:\n" + out[-4000:])
+    samples = []
+    for ps in frames:
+        rows = cpu_threads(ps)
+        check(list(rows) == [0] and len(rows[0]) == 1, "one thread on cpu 0:\n" + ps)
+        samples.append(rows[0][0])
+    (r0, w0, _), (r1, w1, _), (r2, w2, _) = samples
+    near((w1 - w0) / (r1 - r0), 127 / 255, "work rate while throttled", out[-4000:])
+    near((w2 - w1) / (r2 - r1), 1.0, "work rate after hfi restore", out[-4000:])

@@ -1,0 +1,104 @@
+"""Hybrid placement in QEMU (docs/hmp.md), with the work clock on. On the
+i7-1370P model: four CPU-bound threads under kern.sched.policy=hmp run on
+four distinct P cores; throttling two of those cores (HFI perf 0) moves
+their threads away within 100 ms of guest time and `hfi restore` lets them
+come back; with kern.sched.hmp.metric=ee two light threads run on E-cores;
+switching the policy back and forth under load keeps every run-queue
+invariant. On the Core Ultra 7 155H model the LP-E cores get no thread
+while P or E cores are idle. Placement is read from `ps -w` (shares of
+each thread's run time by core type)."""
+import os
+import re
+
+from qemu import ROOT, TestFailure
+
+I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")
+MTL = os.path.join(ROOT, "machines", "core-ultra-7-155h.machine")
+WHERE = re.compile(r"^\s*(\d+) (\S+)\s+(-?\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$",
+                   re.M)
+
+
+def check(cond, msg):
+    if not cond:
+        raise TestFailure(msg)
+
+
+def where(frame, prefix):
+    """{name: (last cpu, ms, P%, E%, LP-E%, other%, SMT%)} of threads named prefix* in one ps -w."""
+    return {g[1]: (int(g[2]), int(g[3])) + tuple(float(x) for x in g[4:])
+            for g in WHERE.findall(frame) if g[1].startswith(prefix)}
+
+
+def frames(out, cmd):
+    return [p.split("mosaic> ")[0] for p in out.split("mosaic> " + cmd)[1:]]
+
+
+def boot(ctx, machine, script, timeout=600):
+    m = ctx.machine(machine_file=machine, run=script + "; poweroff")
+    m.expect(r"sched: ULE on (\d+) CPUs", timeout=180)
+    check(m.wait_exit(timeout) == 0, "did not power off; output ends:\n" + m.tail())
+    out = m.output.replace("\r", "")
+    check("panic" not in out and "EXCEPTION" not in out, m.tail(3000))
+    return out
+
+
+def running(frame):
+    """{name: cpu} of the cpu/N threads running in one plain `ps`."""
+    return {n: int(c) for n, c in re.findall(r"^\s*\d+ (cpu/\d+)\s+run\s+(\d+)", frame, re.M)}
+
+
+def test_placement_i7(ctx):
+    m = ctx.machine(machine_file=I7)
+    m.wait_prompt()
+    m.command("sysctl kern.sched.policy=hmp kern.sched.debug=1")
+    m.command("spawn 4 cpu ms=12000")
+    m.command("sleep 3000", timeout=120)
+    out = m.command("ps -w", timeout=60)
+    first = where(out, "cpu/")
+    check(len(first) == 4, "four cpu threads expected:\n" + out)
+    cores = set()
+    for name, (last, ms, p, e, lpe, other, smt) in first.items():
+        check(p >= 95.0 and smt <= 5.0 and last < 12,
+              "%s not on a P core alone: P %.2f%% SMT %.2f%% last cpu %d\n%s" % (name, p, smt, last, out))
+        cores.add(last // 2)
+    check(len(cores) == 4, "threads share P cores: %r" % first)
+    # Throttle (HFI perf 0) the P cores of two of them: they must leave within 100 ms.
+    victims = sorted(cores)[:2]
+    cpus = ",".join("%d,%d" % (2 * c, 2 * c + 1) for c in victims)
+    m.command("hfi throttle %s perf=0" % cpus)
+    m.command("sleep 100", timeout=60)
+    now = running(m.command("ps", timeout=60))
+    check(len(now) == 4 and all(c // 2 not in victims for c in now.values()),
+          "threads still on throttled cores %r 100 ms later: %r" % (victims, now))
+    m.command("sleep 1000", timeout=120)
+    m.command("hfi restore")
+    m.command("sleep 1500", timeout=120)
+    back = running(m.command("ps", timeout=60))
+    check(len(back) == 4 and all(c < 12 for c in back.values()) and len({c // 2 for c in back.values()}) == 4,
+          "threads not back on four P cores after hfi restore: %r" % back)
+    m.command("sleep 6000", timeout=300)   # the four end
+    m.command("sysctl kern.sched.hmp.metric=ee")
+    m.command("spawn 2 sleep ms=3000")
+    m.command("sleep 2500", timeout=120)
+    light = where(m.command("ps -w", timeout=60), "sleep/")
+    check(len(light) == 2 and all(v[3] >= 90.0 for v in light.values()),
+          "light threads not on E-cores with metric=ee: %r" % light)
+    m.command("sleep 1000", timeout=120)
+    m.command("sysctl kern.sched.hmp.metric=perf")
+    # Policy switches under load, invariants checked after every queue change.
+    m.command("spawn 8 cpu ms=4000")
+    for p in ("ule", "hmp") * 8:
+        m.command("sysctl kern.sched.policy=" + p)
+    out = m.command("schedtest storm 200 1000", timeout=300)
+    check(re.search(r"storm: .*", out) and "panic" not in m.output, out)
+    m.command("sleep 3000", timeout=120)
+    check("panic" not in m.output and "EXCEPTION" not in m.output, m.tail(3000))
+
+
+def test_placement_155h_lpe_unused(ctx):
+    out = boot(ctx, MTL, "sysctl kern.sched.policy=hmp; spawn 12 cpu ms=6000; sleep 4000; ps -w")
+    threads = where(frames(out, "ps -w")[0], "cpu/")
+    check(len(threads) == 12, "twelve cpu threads expected:\n" + out[-5000:])
+    for name, (last, ms, p, e, lpe, other, smt) in threads.items():
+        check(lpe == 0.0 and last < 20, "%s ran on LP-E cores (%.2f%%, last cpu %d):\n%s" %
+              (name, lpe, last, out[-5000:]))
