@@ -26,7 +26,7 @@ def check(cond, msg):
 def where(frame, prefix):
     """{name: (last cpu, ms, P%, E%, LP-E%, other%, SMT%)} of threads named prefix* in one ps -w."""
     return {g[1]: (int(g[2]), int(g[3])) + tuple(float(x) for x in g[4:])
-            for g in WHERE.findall(frame) if g[1].startswith(prefix)}
+            for g in WHERE.findall(frame.replace("\r", "")) if g[1].startswith(prefix)}
 
 
 def frames(out, cmd):
@@ -44,7 +44,8 @@ def boot(ctx, machine, script, timeout=600):
 
 def running(frame):
     """{name: cpu} of the cpu/N threads running in one plain `ps`."""
-    return {n: int(c) for n, c in re.findall(r"^\s*\d+ (cpu/\d+)\s+run\s+(\d+)", frame, re.M)}
+    return {n: int(c) for n, c in re.findall(r"^\s*\d+ (cpu/\d+)\s+run\s+(\d+)", frame.replace("\r", ""),
+                                             re.M)}
 
 
 def test_placement_i7(ctx):
