@@ -151,6 +151,9 @@ UNIT_SRCS_hmp          := kernel/sched/hmp.c tests/unit/sched_plat_test.c
 UNIT_SRCS_hmp_race     := kernel/sched/hmp.c tests/unit/sched_plat_mt.c
 # The race test runs the core on pthreads (sched_plat_mt.c) under ThreadSanitizer.
 UNIT_SRCS_ule_race     := $(filter-out tests/unit/sched_plat_test.c,$(ULE_TEST_SRCS)) tests/unit/sched_plat_mt.c
+BENCH_SRCS := $(sort $(wildcard kernel/bench/*.c)) kernel/lib/strbuf.c kernel/lib/format.c
+UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
+UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -163,6 +166,7 @@ $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tool
 $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
+$(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- fuzz harnesses
