@@ -201,6 +201,14 @@ $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_6
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
 
+# ---------------------------------------------------------------- host helpers of tests/host/
+# build/host/bench_stats_cli: the kernel's benchmark statistics and report on
+# the host, for the Python tests tests/host/test_bench_*.py.
+BENCH_CLI_SRCS := tests/host/bench_stats_cli.c tests/unit/seed_table.c $(BENCH_SRCS)
+$(BUILD)/host/bench_stats_cli: $(BENCH_CLI_SRCS) $(UNIT_HEADERS)
+	@mkdir -p $(dir $@)
+	gcc $(HOST_CFLAGS) -Ikernel/bench -Itests/unit -o $@ $(BENCH_CLI_SRCS)
+
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
 # run on an InstLatx64 CPUID dump (docs/cpuid.md).
@@ -234,7 +242,7 @@ build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
 build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS) $(FUZZ_BINS)
 build-kernel: $(BUILD)/cpuid-replay $(BUILD)/machine-info
-build-test: $(BUILD)/cpuid-replay $(BUILD)/machine-info
+build-test: $(BUILD)/cpuid-replay $(BUILD)/machine-info $(BUILD)/host/bench_stats_cli
 
 iso: deps
 	@$(MAKE) --no-print-directory build-iso

@@ -13,7 +13,7 @@
  * Report for intelhfi(4) Usage") rounds its printed statistics.
  *
  * Portable C, no locks: callers own every structure they pass. The scratch
- * structure is large (~45 KiB): allocate it (kmalloc) or make it static,
+ * structure is large (~37 KiB): allocate it (kmalloc) or make it static,
  * never put it on a kernel stack.
  */
 #ifndef MOSAIC_BENCH_STATS_H

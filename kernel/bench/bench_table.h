@@ -42,7 +42,7 @@ struct bench_sweep {
 	uint64_t seed;             /* bootstrap seed; 0: BENCH_BOOT_SEED */
 };
 
-/* Work space of one report (~60 KiB: kmalloc it, or make it static). */
+/* Work space of one report (~47 KiB: kmalloc it, or make it static). */
 struct bench_table_scratch {
 	struct bench_scratch s;
 	struct bench_col col[BENCH_MAX_POLICIES][BENCH_MAX_COLS];   /* n == 0: column not taken */
