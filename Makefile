@@ -159,6 +159,9 @@ HFI_TEST_SRCS := kernel/arch/x86_64/hfi/hfi_table.c kernel/arch/x86_64/hfi/hfi_s
                  tests/unit/hfi_fake.c kernel/lib/format.c
 UNIT_SRCS_hfi_start := $(HFI_TEST_SRCS)
 UNIT_SRCS_hfi_event := $(HFI_TEST_SRCS)
+BENCH_SRCS := $(sort $(wildcard kernel/bench/*.c)) kernel/lib/strbuf.c kernel/lib/format.c
+UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
+UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -172,6 +175,7 @@ $(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
+$(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- fuzz harnesses
@@ -196,6 +200,7 @@ FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
 FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
+FUZZ_SRCS_bench_stats := $(BENCH_SRCS)
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -207,6 +212,15 @@ $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
 $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
+$(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
+
+# ---------------------------------------------------------------- host helpers of tests/host/
+# build/host/bench_stats_cli: the kernel's benchmark statistics and report on
+# the host, for the Python tests tests/host/test_bench_*.py.
+BENCH_CLI_SRCS := tests/host/bench_stats_cli.c tests/unit/seed_table.c $(BENCH_SRCS)
+$(BUILD)/host/bench_stats_cli: $(BENCH_CLI_SRCS) $(UNIT_HEADERS)
+	@mkdir -p $(dir $@)
+	gcc $(HOST_CFLAGS) -Ikernel/bench -Itests/unit -o $@ $(BENCH_CLI_SRCS)
 
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
@@ -243,7 +257,7 @@ build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
 build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS) $(FUZZ_BINS)
 build-kernel: $(BUILD)/cpuid-replay $(BUILD)/machine-info
-build-test: $(BUILD)/cpuid-replay $(BUILD)/machine-info
+build-test: $(BUILD)/cpuid-replay $(BUILD)/machine-info $(BUILD)/host/bench_stats_cli
 
 iso: deps
 	@$(MAKE) --no-print-directory build-iso

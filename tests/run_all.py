@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Mosaic test runner: repository checks (tools/check-*.sh), host unit
-tests (cmocka binaries), fuzz harnesses, then QEMU integration tests
+tests (cmocka binaries), fuzz harnesses, host Python tests
+(tests/host/test_*.py), then QEMU integration tests
 (tests/integration/test_*.py). Prints one line per test and closes with
 'N passed, N failed' (plus ', N skipped' when a check could not run).
 Exit status 1 if anything failed.
@@ -112,6 +113,53 @@ def run_fuzz(binary, iterations, results, pattern):
         results.fail(name, "exit status %d:\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
 
 
+def host_python():
+    """The interpreter of host Python tests: Debian's, which has the packages
+    tools/deps.sh installs (python3-scipy, python3-matplotlib) when another
+    python3 (pyenv, a venv) comes first on PATH; MOSAIC_HOST_PYTHON overrides."""
+    if os.environ.get("MOSAIC_HOST_PYTHON"):
+        return os.environ["MOSAIC_HOST_PYTHON"]
+    return "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+
+
+def run_host(build, results, pattern):
+    """Each tests/host/test_*.py in its own interpreter (tests/host/hosttest.py):
+    one line 'ok NAME' or 'FAIL NAME' (then its indented traceback) per test."""
+    hdir = os.path.join(ROOT, "tests", "host")
+    for fname in sorted(os.listdir(hdir)):
+        if not (fname.startswith("test_") and fname.endswith(".py")):
+            continue
+        path = os.path.join(hdir, fname)
+        with open(path) as f:
+            names = ["host/%s/%s" % (fname[:-3], n) for n in re.findall(r"^def (test_\w+)", f.read(), re.M)]
+        if pattern and not any(pattern in n for n in names):
+            continue
+        try:
+            p = subprocess.run([host_python(), path, "--build", build] + (["-k", pattern] if pattern else []),
+                               capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            results.fail("host/" + fname[:-3], "timed out after 600 s")
+            continue
+        seen = 0
+        lines = p.stdout.splitlines()
+        for i, line in enumerate(lines):
+            m = re.match(r"(ok|FAIL) +(host/\S+)(?: \(([\d.]+)s\))?$", line)
+            if not m:
+                continue
+            seen += 1
+            if m.group(1) == "ok":
+                results.ok(m.group(2), float(m.group(3)) if m.group(3) else None)
+            else:
+                why = []
+                for l in lines[i + 1:]:
+                    if not l.startswith("     "):
+                        break
+                    why.append(l[5:])
+                results.fail(m.group(2), "\n".join(why))
+        if p.returncode != 0 and (seen == 0 or "FAIL " not in p.stdout):
+            results.fail("host/" + fname[:-3], "exit status %d:\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+
+
 class Context:
     """What an integration test gets: machines that are always cleaned up."""
 
@@ -187,6 +235,8 @@ def main():
     print("== fuzz harnesses", flush=True)
     for b in args.fuzz.split():
         run_fuzz(b, args.fuzz_iter, results, args.pattern)
+    print("== host Python tests", flush=True)
+    run_host(os.path.abspath(args.build), results, args.pattern)
     print("== QEMU integration tests", flush=True)
     run_integration(os.path.abspath(args.build), results, args.pattern)
     if results.failed:

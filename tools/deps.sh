@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(gcc make binutils nasm gnu-efi qemu-system-x86 ovmf grub-efi-amd64-bin grub-common
-          xorriso mtools console-setup-linux libcmocka-dev python3 "$@")
+          xorriso mtools console-setup-linux libcmocka-dev python3 python3-scipy python3-matplotlib "$@")
 
 missing=()
 for p in "${packages[@]}"; do
