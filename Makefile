@@ -159,9 +159,17 @@ HFI_TEST_SRCS := kernel/arch/x86_64/hfi/hfi_table.c kernel/arch/x86_64/hfi/hfi_s
                  tests/unit/hfi_fake.c kernel/lib/format.c
 UNIT_SRCS_hfi_start := $(HFI_TEST_SRCS)
 UNIT_SRCS_hfi_event := $(HFI_TEST_SRCS)
-BENCH_SRCS := $(sort $(wildcard kernel/bench/*.c)) kernel/lib/strbuf.c kernel/lib/format.c
+# The reporting core (no runtime); the workloads and the driver add the
+# benchmark runtime, on the host tests/unit/bench_rt_host.c (POSIX threads).
+BENCH_DRV_SRCS := kernel/bench/bench_wl.c kernel/bench/bench_drv.c kernel/bench/bench_drv_report.c \
+                  $(sort $(wildcard kernel/bench/wl_*.c))
+BENCH_SRCS := $(filter-out kernel/bench/bench_rt_kernel.c $(BENCH_DRV_SRCS),$(sort $(wildcard kernel/bench/*.c))) \
+              kernel/lib/strbuf.c kernel/lib/format.c
+BENCH_WL_SRCS := $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c tests/unit/bench_rt_host.c
 UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
+UNIT_SRCS_bench_wl     := $(BENCH_WL_SRCS)
+UNIT_SRCS_bench_drv    := $(BENCH_WL_SRCS)
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -176,6 +184,7 @@ $(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikern
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
+$(BUILD)/unit/test_bench_wl $(BUILD)/unit/test_bench_drv: HOST_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- fuzz harnesses
