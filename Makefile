@@ -210,6 +210,7 @@ FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/s
                      kernel/lib/format.c
 FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
 FUZZ_SRCS_bench_stats := $(BENCH_SRCS)
+FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -222,6 +223,7 @@ $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_6
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
+$(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 
 # ---------------------------------------------------------------- host helpers of tests/host/
 # build/host/bench_stats_cli: the kernel's benchmark statistics and report on

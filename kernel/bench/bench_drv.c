@@ -189,6 +189,13 @@ int bench_plan_parse(struct bench_plan *pl, int sweep, int argc, char *const *ar
 		ksnprintf(err, len, "no workload named");
 		return -1;
 	}
+	for (int i = 0; i < argc; i++)   /* messages echo words: keep them one line */
+		for (const char *c = argv[i]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				ksnprintf(err, len, "word %d holds a control character (0x%02x)", i + 1,
+					  (unsigned)(unsigned char)*c);
+				return -1;
+			}
 	pl->wl = bench_wl_find(argv[0]);
 	if (!pl->wl) {
 		char names[128];

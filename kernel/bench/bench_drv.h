@@ -104,9 +104,10 @@ void bench_data_free(struct bench_data *d);
  * change or check failure is reported and the plan continues. */
 void bench_drv_run(const struct bench_plan *pl, const struct bench_plat *pf, const struct bench_out *o,
 		   struct bench_data *d);
-/* The report of whatever d holds (all runs, or those before a stop). */
+/* The report of whatever d holds (all runs, or those before a stop);
+ * csv 0 leaves out the CSV blocks (the tables again, for a screen). */
 void bench_drv_report(const struct bench_plan *pl, const struct bench_plat *pf,
-		      const struct bench_out *o, struct bench_data *d);
+		      const struct bench_out *o, struct bench_data *d, int csv);
 
 /* ---- between bench_drv*.c ---- */
 

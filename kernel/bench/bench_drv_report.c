@@ -80,11 +80,21 @@ static void place_sum(const struct bench_plan *pl, const struct bench_data *d, i
 		s->share[k] = all ? bench_muldiv(part[k], 10000, all) : 0;
 }
 
+/* Runs that completed (stopped and refused runs are not). */
+static int completed_runs(const struct bench_data *d)
+{
+	int n = 0;
+	for (int i = 0; i < d->done; i++)
+		n += d->rec[i].recorded;
+	return n;
+}
+
 /* The first lines: what runs, and with what. */
 static void report_header(const struct bench_plan *pl, const struct bench_out *o, const struct bench_data *d)
 {
 	const struct bench_wl *wl = pl->wl;
 	char el[16];
+	int completed = completed_runs(d);
 	bench_drv_duration(el, sizeof(el), d->end_ns - d->start_ns);
 	bench_printf(o, "\nbench: %s: %s\n", wl->name, wl->descr);
 	bench_printf(o, "bench: reproduces %s\n", wl->seed);
@@ -92,8 +102,8 @@ static void report_header(const struct bench_plan *pl, const struct bench_out *o
 		     wl->higher_is_better ? "higher" : "lower", wl->threads_means);
 	for (int k = 0; k < wl->nopts; k++)
 		bench_printf(o, " --%s %lu", wl->opts[k].name, pl->opt[k]);
-	bench_printf(o, "\nbench: %d of %d runs done in %s (%d per policy and thread count, policies "
-		     "alternating run by run)%s\n", d->done, d->total, el, pl->runs,
+	bench_printf(o, "\nbench: %d of %d runs completed in %s (%d per policy and thread count, policies "
+		     "alternating run by run)%s\n", completed, d->total, el, pl->runs,
 		     d->stopped ? "; STOPPED before the end: the tables hold the runs completed" : "");
 }
 
@@ -393,7 +403,7 @@ static void csv_extras(const struct bench_plan *pl, const struct bench_out *o, c
 
 /* See bench_drv.h. */
 void bench_drv_report(const struct bench_plan *pl, const struct bench_plat *pf, const struct bench_out *o,
-		      struct bench_data *d)
+		      struct bench_data *d, int csv)
 {
 	const char *names[BENCH_MAX_POLICIES];
 	int taken = 0;
@@ -402,7 +412,7 @@ void bench_drv_report(const struct bench_plan *pl, const struct bench_plat *pf, 
 	for (int k = 0; k < pl->npol * pl->ncols; k++)
 		taken += d->count[k];
 	report_header(pl, o, d);
-	if (!d->done) {
+	if (!completed_runs(d)) {
 		bench_printf(o, "bench: no run completed: nothing to report\n");
 		return;
 	}
@@ -417,17 +427,21 @@ void bench_drv_report(const struct bench_plan *pl, const struct bench_plat *pf, 
 		return;
 	}
 	bench_printf(o, "\n");
-	if (taken && pl->sweep) {
-		bench_report(&sw, o, d->scratch);
-	} else if (taken && bench_sweep_compute(&sw, o, d->scratch) == 0) {
-		report_compact(pl, o, d->scratch);
-		bench_table_csv(&sw, o, d->scratch);
+	if (taken && bench_sweep_compute(&sw, o, d->scratch) == 0) {
+		if (pl->sweep)
+			bench_table_print(&sw, o, d->scratch);
+		else
+			report_compact(pl, o, d->scratch);
+		if (csv)
+			bench_table_csv(&sw, o, d->scratch);
 	}
 	report_extras(pl, o, d, tmp);
 	report_placement(pl, o, d);
-	csv_summaries(pl, o, d, tmp);
-	csv_runs(pl, o, d);
-	csv_extras(pl, o, d);
+	if (csv) {
+		csv_summaries(pl, o, d, tmp);
+		csv_runs(pl, o, d);
+		csv_extras(pl, o, d);
+	}
 	report_basis(pl, pf, o);
 	brt_free(tmp);
 }

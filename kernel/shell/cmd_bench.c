@@ -142,40 +142,68 @@ static void bench_list(void)
 	       "policies; default %s).\n", BENCH_RUNS_MAX, BENCH_MAX_POLICIES, BENCH_DEFAULT_POLICIES);
 }
 
+/* The last plan and its results, kept for `bench show` until the next. */
+static struct bench_plan last_plan;
+static struct bench_data last_data;
+static int have_last;
+
+/* The platform of this kernel. */
+static void bench_platform(struct bench_plat *plat)
+{
+	uint64_t w;
+	*plat = (struct bench_plat){
+		.apply = bench_plat_apply, .restore = bench_plat_restore, .run = bench_plat_run,
+		.cpu_type = bench_plat_cpu_type, .hfi_updates = bench_plat_hfi,
+		.work_clock = emul_workclock_self(&w) == 0,
+	};
+}
+
 /* Parses, runs and reports one plan. */
 static int bench_run_plan(int sweep, int argc, char **argv)
 {
 	static struct bench_plan plan;
-	static struct bench_data data;
+	struct bench_data *data = &last_data;
+	struct bench_plat plat;
 	char err[200];
 	if (bench_plan_parse(&plan, sweep, argc, argv, bench_policy_known, NULL, err, sizeof(err))) {
 		printk("bench: %s\n", err);
 		shell_usage("bench");
 		return 1;
 	}
-	if (bench_data_init(&data, &plan)) {
+	if (have_last)
+		bench_data_free(data);
+	have_last = 0;
+	last_plan = plan;
+	if (bench_data_init(data, &last_plan)) {
 		printk("bench: no memory for %d runs\n", bench_plan_total(&plan));
 		return 1;
 	}
-	struct bench_plat plat = {
-		.apply = bench_plat_apply, .restore = bench_plat_restore, .run = bench_plat_run,
-		.cpu_type = bench_plat_cpu_type, .hfi_updates = bench_plat_hfi,
-	};
-	uint64_t w;
-	plat.work_clock = emul_workclock_self(&w) == 0;
+	have_last = 1;
+	bench_platform(&plat);
 	uint64_t before = bench_threads_alive();
 	printk("bench: %s %s: %d thread count(s) x %d policies x %d runs = %d runs; a key stops\n",
-	       sweep ? "sweep" : "run", plan.wl->name, plan.ncols, plan.npol, plan.runs, data.total);
+	       sweep ? "sweep" : "run", plan.wl->name, plan.ncols, plan.npol, plan.runs, data->total);
 	for (int p = 0; p < plan.npol; p++)
 		bench_policy_show((char)('A' + p), plan.policy[p]);
-	bench_drv_run(&plan, &plat, &bench_con, &data);
-	bench_drv_report(&plan, &plat, &bench_con, &data);
+	bench_drv_run(&last_plan, &plat, &bench_con, data);
+	bench_drv_report(&last_plan, &plat, &bench_con, data, 1);
 	uint64_t after = bench_threads_alive();
 	printk("bench: threads alive before %lu, after %lu%s; workload threads not joined %d\n", before,
 	       after, before == after ? "" : " (MISMATCH)", brt_kernel_live());
-	int rc = data.stopped || data.failed || before != after;
-	bench_data_free(&data);
-	return rc;
+	return data->stopped || data->failed || before != after;
+}
+
+/* `bench show`: the last plan's tables again, without the CSV blocks. */
+static int bench_show(void)
+{
+	struct bench_plat plat;
+	if (!have_last) {
+		printk("bench: show: no plan has run since boot\n");
+		return 1;
+	}
+	bench_platform(&plat);
+	bench_drv_report(&last_plan, &plat, &bench_con, &last_data, 0);
+	return 0;
 }
 
 /* `bench ...`: see the usage line. */
@@ -193,6 +221,8 @@ static int cmd_bench(int argc, char **argv)
 		bench_policy_list();
 		return 0;
 	}
+	if (strcmp(argv[1], "show") == 0 && argc == 2)
+		return bench_show();
 	if (strcmp(argv[1], "policy") == 0 && argc >= 3)
 		return bench_policy_define(argc - 2, argv + 2);
 	if (strcmp(argv[1], "sweep") == 0) {
@@ -205,7 +235,7 @@ static int cmd_bench(int argc, char **argv)
 	return bench_run_plan(0, argc - 1, argv + 1);
 }
 SHELL_COMMAND(bench, 1, SHELL_ARGS_MAX - 1,
-	      "list | policies | policy NAME k=v... | [sweep] WORKLOAD [--threads N,N..] [--runs N] "
+	      "list | policies | policy NAME k=v... | show | [sweep] WORKLOAD [--threads N,N..] [--runs N] "
 	      "[--policy P,P..] [--OPTION V]...",
 	      "run a workload (bench list) under placement policies (bench policies), alternating; "
 	      "sweep: the seed report's tables; a key stops", cmd_bench);

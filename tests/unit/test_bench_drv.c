@@ -117,6 +117,9 @@ static void test_plan_refusals(void **state)
 	};
 	struct bench_plan pl;
 	char err[200];
+	char *ctl[] = { "cpu", "--time", "1\n2" };   /* messages echo words: refused whole */
+	assert_int_equal(bench_plan_parse(&pl, 0, 3, ctl, known, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "word 3 holds a control character (0x0a)");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int rc = parse(&pl, 0, cases[i].line, err, sizeof(err));
 		if (rc != -1 || !strstr(err, cases[i].want))
@@ -233,7 +236,7 @@ static void drive(const char *line, int sweep, struct fake *f, struct bench_plan
 	text_len = 0;
 	text[0] = 0;
 	bench_drv_run(pl, &pf, &out, d);
-	bench_drv_report(pl, &pf, &out, d);
+	bench_drv_report(pl, &pf, &out, d, 1);
 	assert_int_equal(f->applies, f->restores);
 }
 
@@ -309,7 +312,7 @@ static void test_stop_keeps_completed_runs(void **state)
 	assert_int_equal(d.count[0], 1);
 	assert_int_equal(d.count[1], 1);
 	assert_non_null(strstr(text, "run 3 of 8 stopped before its end: not a sample"));
-	assert_non_null(strstr(text, "3 of 8 runs done"));
+	assert_non_null(strstr(text, "2 of 8 runs completed"));
 	assert_non_null(strstr(text, "STOPPED before the end"));
 	char row[64];
 	snprintf(row, sizeof(row), "\n%-17s%14s\n", "Sample 2", "-");   /* a sample not taken */
