@@ -9,6 +9,8 @@
 #   CMDLINE=  extra kernel command line words
 #   GUI=1     show the QEMU window (framebuffer console, PS/2 keyboard)
 #   T=        with `make test`: run only tests whose name contains this
+#   BENCH=    with `make bench`: the words after `bench` ("cpu --threads 4,6
+#             --runs 6" or "sweep cpu ..."); BENCH_OUT= where its files go
 
 MACHINE ?= i7-1370p
 BUILD   := build
@@ -256,7 +258,7 @@ $(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/machine/machi
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
-.PHONY: all deps run-qemu debug iso test fuzz clean build-kernel build-iso build-test FORCE
+.PHONY: all deps run-qemu debug iso test fuzz bench clean build-kernel build-iso build-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build-kernel
@@ -290,6 +292,15 @@ test: deps
 	@$(MAKE) --no-print-directory build-test
 	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" \
 	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) $(if $(T),-k "$(T)")
+
+# One benchmark plan, headless: `bench $(BENCH)` in the shell, the serial log
+# and the CSV/PNG files of its CSV blocks in $(BENCH_OUT) (docs/bench.md).
+BENCH_OUT ?= $(BUILD)/bench
+bench: export MOSAIC_BENCH := $(BENCH)
+bench: export MOSAIC_CMDLINE := $(CMDLINE)
+bench: all
+	tools/bench-run.sh --out $(BENCH_OUT) --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
+	  $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE")
 
 # Every fuzz harness for FUZZ_ITER iterations from seed FUZZ_SEED.
 fuzz: deps
