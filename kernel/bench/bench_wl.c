@@ -117,6 +117,15 @@ void bench_check(struct bench_result *res, int ok, const char *fmt, ...)
 }
 
 /* See bench_wl.h. */
+void bench_errf(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kvsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* See bench_wl.h. */
 int64_t bench_muldiv(uint64_t a, uint64_t b, uint64_t c)
 {
 	if (!c)

@@ -138,6 +138,9 @@ void bench_join(struct brt_thread *t, struct bench_result *res);
 /* Writes the check text (printf-like) and sets res->check_ok = ok. */
 void bench_check(struct bench_result *res, int ok, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Formats a one-line reason into err (printf-like: kernel/lib/format.c's
+ * subset), for check(). */
+void bench_errf(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* a * b / c without overflow for the results' ranges (128-bit product),
  * rounded half up; 0 when c is 0. */
 int64_t bench_muldiv(uint64_t a, uint64_t b, uint64_t c);

@@ -23,7 +23,6 @@
  * Check: the events summed over the threads equal the shared counter (and
  * --events when that limit ended the run).
  */
-#include <printk.h>
 #include "bench_wl.h"
 #include "bench_stats.h"
 
@@ -119,7 +118,7 @@ static int cpu_check(const uint64_t *opt, int threads, char *err, size_t len)
 {
 	(void)threads;
 	if (opt[O_TIME] == 0 && opt[O_EVENTS] == 0) {
-		ksnprintf(err, len, "cpu: --time 0 and --events 0: the run would never end");
+		bench_errf(err, len, "cpu: --time 0 and --events 0: the run would never end");
 		return -1;
 	}
 	return 0;

@@ -19,7 +19,6 @@
  * longer than 1 / --target-fps misses its deadline.
  * Check: the frames counted per second add up to the frames rendered.
  */
-#include <printk.h>
 #include "bench_wl.h"
 #include "bench_math.h"
 #include "bench_stats.h"
@@ -85,7 +84,7 @@ static int fr_check(const uint64_t *opt, int threads, char *err, size_t len)
 {
 	if ((uint64_t)threads >= opt[O_RENDERERS])
 		return 0;
-	ksnprintf(err, len, "frames: %d threads for %lu renderers: threads = renderers + hogs",
+	bench_errf(err, len, "frames: %d threads for %lu renderers: threads = renderers + hogs",
 		  threads, opt[O_RENDERERS]);
 	return -1;
 }

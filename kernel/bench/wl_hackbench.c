@@ -14,7 +14,6 @@
  * Check: every receiver got fds x loops messages, from each sender in
  * order and none twice, and the total equals what the senders sent.
  */
-#include <printk.h>
 #include "bench_wl.h"
 #include "bench_stats.h"
 
@@ -127,7 +126,7 @@ static int hack_check(const uint64_t *opt, int groups, char *err, size_t len)
 	uint64_t n = (uint64_t)groups * 2 * opt[O_FDS];
 	if (n <= BENCH_WL_THREADS_MAX)
 		return 0;
-	ksnprintf(err, len, "hackbench: %d groups x 2 x %lu fds = %lu threads, more than %d",
+	bench_errf(err, len, "hackbench: %d groups x 2 x %lu fds = %lu threads, more than %d",
 		  groups, opt[O_FDS], n, BENCH_WL_THREADS_MAX);
 	return -1;
 }

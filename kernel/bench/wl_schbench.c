@@ -15,7 +15,6 @@
  * Check: requests posted = answers received = requests the workers
  * counted, and each answer came from a worker that had a request.
  */
-#include <printk.h>
 #include "bench_wl.h"
 #include "bench_hist.h"
 #include "bench_stats.h"
@@ -115,7 +114,7 @@ static void sch_msg_main(void *arg)
 static int sch_check(const uint64_t *opt, int workers, char *err, size_t len)
 {
 	if ((uint64_t)workers < opt[O_MSG_THREADS]) {
-		ksnprintf(err, len, "schbench: %d workers for %lu message threads: at least one each",
+		bench_errf(err, len, "schbench: %d workers for %lu message threads: at least one each",
 			  workers, opt[O_MSG_THREADS]);
 		return -1;
 	}
