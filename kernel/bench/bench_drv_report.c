@@ -42,6 +42,7 @@ static int64_t median_runs(const struct bench_plan *pl, const struct bench_data 
 	return median_of(tmp, n);
 }
 
+/* Readers for median_runs(): extra figure k; latency set k / 4, percentile k % 4. */
 static int64_t get_extra(const struct bench_run_rec *r, int k) { return r->extra[k]; }
 static int64_t get_lat(const struct bench_run_rec *r, int k) { return r->lat[k / BENCH_LAT_PCTS][k % BENCH_LAT_PCTS]; }
 
@@ -56,6 +57,7 @@ struct place_sum {
 	unsigned end[4];
 };
 
+/* Fills s for the recorded runs of (pol, col). */
 static void place_sum(const struct bench_plan *pl, const struct bench_data *d, int pol, int col,
 		      struct place_sum *s)
 {

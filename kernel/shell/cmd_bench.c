@@ -82,12 +82,14 @@ static int bench_plat_run(void *arg, const struct bench_wl *wl, const uint64_t *
 	return stopped;
 }
 
+/* bench_plat.apply and .restore: the policies' sysctls (cmd_bench_policy.c). */
 static int bench_plat_apply(void *arg, const char *name, char *err, size_t len)
 {
 	(void)arg;
 	return bench_policy_apply(name, err, len);
 }
 
+/* See bench_plat_apply(). */
 static int bench_plat_restore(void *arg, char *err, size_t len)
 {
 	(void)arg;
