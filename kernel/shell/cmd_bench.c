@@ -17,6 +17,7 @@
 #include <thread.h>
 #include <smp.h>
 #include <mm.h>
+#include <time.h>
 #include <emul/emul_workclock.h>
 #include <hfi/hfi_kernel.h>
 #include "../bench/bench_drv.h"
@@ -24,6 +25,7 @@
 #include "cmd_bench.h"
 
 #define BENCH_KEY_POLL_NS 50000000ull   /* the shell looks for a key this often during a run */
+#define BENCH_ALIVE_NS    60000000000ull /* and says a long run is still going this often */
 #define BENCH_OUT_LINE    1100          /* longest report line (BENCH_LINE_MAX and a newline) */
 
 /* The report's output: one console write per piece, lines up to
@@ -70,8 +72,14 @@ static int bench_plat_run(void *arg, const struct bench_wl *wl, const uint64_t *
 		bench_check(res, 0, "no memory for the run's thread");
 		return 0;
 	}
+	uint64_t start = time_ns(), said = start;
 	while (!__atomic_load_n(&job.done, __ATOMIC_ACQUIRE)) {
 		thread_sleep_ns(BENCH_KEY_POLL_NS);
+		if (time_ns() - said >= BENCH_ALIVE_NS) {
+			said = time_ns();
+			printk("bench:   this run is still going after %lu s (a key stops)\n",
+			       (unsigned long)((said - start) / 1000000000ull));
+		}
 		if (!stopped && console_trygetc(&c)) {
 			printk("bench: a key: stopping (the run's threads end and are joined)\n");
 			brt_kernel_stop();
