@@ -44,7 +44,12 @@ SCHEMAS = {
                         "median_ratio_ci_hi_pct"],
     "latency/1": ["policy", "case", "p50", "p90", "p99", "p99_9", "unit"],
     "placement/1": ["policy", "case", "p_core_pct", "smt_shared_pct", "e_core_pct", "lp_e_core_pct"],
+    "runs/1": ["policy", "threads", "sample", "order", "value", "unit", "taken", "p_core_pct",
+               "smt_shared_pct", "e_core_pct", "lp_e_core_pct", "other_pct", "migrations",
+               "hfi_updates", "end_p", "end_e", "end_lp_e", "end_other"],
+    "run-extras/1": ["policy", "threads", "sample", "order", "figure", "value", "unit"],
 }
+RUN_COUNTS = ("migrations", "end_p", "end_e", "end_lp_e", "end_other")
 PERCENTILES = ["p50", "p90", "p99", "p99_9"]
 SHARES = [("p_core_pct", "P-core"), ("smt_shared_pct", "P-core, SMT sibling busy"),
           ("e_core_pct", "E-core"), ("lp_e_core_pct", "LP E-core")]
@@ -177,19 +182,25 @@ def is_count(s, minimum):
 
 def field_problem(schema, col, value):
     """Why value cannot be in column col of schema, or None."""
-    if col in ("policy", "case", "unit"):
+    if col in ("policy", "case", "unit", "figure"):
         return None if value else "is empty"
+    if col == "taken":
+        return None if value in ("0", "1") else "is not 0 or 1"
+    if col in RUN_COUNTS or col == "hfi_updates":
+        return None if is_count(value, 0) or (col == "hfi_updates" and value == "") \
+            else "is not a whole number"
     if col == "baseline" or (schema == "sweep-summary/1" and col == "mwu_method"):
         return None if col == "baseline" or value in ("", "exact", "normal") else "is not exact or normal"
-    if col in ("threads", "sample"):
+    if col in ("threads", "sample", "order"):
         return None if is_count(value, 1) else "is not a whole number of at least 1"
     if col == "n":
         return None if is_count(value, 0) else "is not a whole number"
-    if schema == "placement/1":
+    if schema == "placement/1" or (schema == "runs/1" and col.endswith("_pct")):
         return None if is_decimal(value, minimum=0, maximum=100) else "is not a percentage 0..100"
     if schema == "latency/1":
         return None if is_decimal(value, minimum=0) else "is not a number of at least 0"
-    return None if is_decimal(value, empty_ok=schema == "sweep-summary/1") else "is not a decimal number"
+    return None if is_decimal(value, empty_ok=schema in ("sweep-summary/1", "run-extras/1")) \
+        else "is not a decimal number"
 
 
 def validate(path, block, problems):

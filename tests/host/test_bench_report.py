@@ -193,6 +193,38 @@ def test_damaged_logs(ctx):
                     i, kind, name, err.getvalue())
 
 
+def block(name, schema, rows):
+    """One CSV block as the kernel writes it: markers, row count, FNV-1a."""
+    raw = [r.encode() for r in rows]
+    return ["--- mosaic-bench-csv begin %s schema=%s ---" % (name, schema)] + rows + \
+        ["--- mosaic-bench-csv end %s rows=%d fnv1a=%08x ---" % (name, len(rows), bench_report.fnv1a(raw))]
+
+
+def test_run_blocks(ctx):
+    """The kernel's per-run blocks (runs/1, run-extras/1) are checked
+    column by column: a valid pair is written, a run marked taken 2 or with
+    a negative migration count is refused by name."""
+    runs_head = ("policy,threads,sample,order,value,unit,taken,p_core_pct,smt_shared_pct,e_core_pct,"
+                 "lp_e_core_pct,other_pct,migrations,hfi_updates,end_p,end_e,end_lp_e,end_other")
+    good = ["ule,4,1,1,32661667.52,events/s,1,87.50,0.00,12.50,0.00,0.00,0,,3,1,0,0",
+            "hmp,4,1,2,32651738.30,events/s,1,100.00,0.00,0.00,0.00,0.00,1,0,4,0,0,0"]
+    extras = ["policy,threads,sample,order,figure,value,unit", "ule,4,1,1,wakeup latency p99,,us"]
+    lines = block("cpu.runs", "runs/1", [runs_head] + good) + block("cpu.extras", "run-extras/1", extras)
+    lines += block("bad.runs", "runs/1", [runs_head, good[0].replace(",1,87.50", ",2,87.50")])
+    lines += block("neg.runs", "runs/1", [runs_head, good[1].replace(",1,0,4", ",-1,0,4")])
+    log = os.path.join(ctx.tmp, "runs.log")
+    with open(log, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    rc, out, err = run_tool("-o", os.path.join(ctx.tmp, "out"), log)
+    assert rc == 1, (rc, out, err)
+    assert "block cpu.runs (schema runs/1, log lines 1-5): 2 rows" in out, out
+    assert "block cpu.extras (schema run-extras/1, log lines 6-9): 1 rows" in out, out
+    assert "unknown" not in out, out
+    assert "block bad.runs (schema runs/1, log line 12): taken '2' is not 0 or 1; skipped" in err, err
+    assert "block neg.runs (schema runs/1, log line 16): migrations '-1' is not a whole number; skipped" in err, err
+    assert read_csv(os.path.join(ctx.tmp, "out", "cpu.runs.csv"))[1][13] == ""
+
+
 def test_no_blocks_and_unreadable(ctx):
     empty = os.path.join(ctx.tmp, "boot.log")
     with open(empty, "w") as f:
