@@ -182,6 +182,79 @@ static void run_round(void)
 	spt.self = 0;
 }
 
+/* Sum of counter field off over all CPUs. */
+static uint64_t stat_sum(size_t off)
+{
+	uint64_t n = 0;
+	for (int c = 0; c < spt.ncpu; c++)
+		n += *(const uint64_t *)((const char *)&tdq_cpu(c)->tdq_stats + off);
+	return n;
+}
+#define STAT(field) stat_sum(offsetof(struct sched_stats, field))
+
+/* Running threads leave CPUs whose HFI perf drops to 0 at their next
+ * switch (the tick's slice end or the balancer's repick), counted in
+ * hmp_avoid_moves, and do not come back while the row stays 0; a thread
+ * allowed only there stays. */
+static void test_perf_zero_running_threads_leave(void **state)
+{
+	(void)state;
+	for (int trial = 0; trial < 5; trial++) {
+		ut_hybrid(UT_I7, 0);
+		seed_all(trial);
+		for (int i = 0; i < 6; i++)
+			assert_true(place(i) < 12);
+		struct cpuset only0 = ut_only(0);
+		place_on(6, &only0);
+		int on_zeroed = 0;
+		for (int i = 0; i < 6; i++)
+			on_zeroed += th[i].ts_cpu < 4;
+		for (int c = 0; c < 4; c++)
+			hmp_provide(HMP_PROV_MANUAL, c, HMP_PERF, 0, 0, 0);
+		hmp_publish();
+		for (int r = 0; r < 300; r++)
+			run_round();
+		for (int i = 0; i < 6; i++)
+			assert_true(th[i].ts_cpu >= 4);
+		assert_int_equal(th[6].ts_cpu, 0);
+		assert_true(STAT(hmp_avoid_moves) >= (uint64_t)on_zeroed);
+		for (int r = 0; r < 200; r++) {
+			run_round();
+			for (int i = 0; i < 6; i++)
+				assert_true(th[i].ts_cpu >= 4);
+		}
+	}
+}
+
+/* The per-type counters of sched_pickcpu: four threads on the i7 shape
+ * count four P picks; with the P-cores pinned away (affinity E only) the
+ * next picks count as E; on the 155H shape nothing counts as LP-E while
+ * P and E CPUs are idle; every pick is counted exactly once. */
+static void test_pick_counters_by_core_type(void **state)
+{
+	(void)state;
+	ut_hybrid(UT_I7, 0);
+	seed_all(1);
+	for (int i = 0; i < 4; i++)
+		place(i);
+	assert_int_equal(STAT(pick_p), 4);
+	assert_int_equal(STAT(pick_e) + STAT(pick_lpe) + STAT(pick_untyped), 0);
+	struct cpuset ecores;
+	cpuset_zero(&ecores);
+	for (int c = 12; c < 20; c++)
+		cpuset_set(&ecores, (unsigned)c);
+	for (int i = 4; i < 7; i++)
+		assert_true(place_on(i, &ecores) >= 12);
+	assert_int_equal(STAT(pick_p), 4);
+	assert_int_equal(STAT(pick_e), 3);
+	ut_hybrid(UT_155H, 0);
+	seed_all(2);
+	for (int i = 0; i < 8; i++)
+		place(i);
+	assert_int_equal(STAT(pick_lpe), 0);
+	assert_int_equal(STAT(pick_p) + STAT(pick_e), 8);
+}
+
 /* Eight CPU-bound threads started anywhere (here: all on the E-cores)
  * end on six P cores and two E-cores and stay there: the weighted
  * balancer and the up-migration reach a state no pass changes (no
@@ -644,6 +717,8 @@ int main(void)
 		cmocka_unit_test(test_normalize_2_3_4),
 		cmocka_unit_test(test_smt_penalty_propagates),
 		cmocka_unit_test(test_256_cpus_10000_threads),
+		cmocka_unit_test(test_perf_zero_running_threads_leave),
+		cmocka_unit_test(test_pick_counters_by_core_type),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
