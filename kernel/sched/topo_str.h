@@ -1,7 +1,7 @@
 /*
  * topo_str.h — bounded string building for the topology code, which stays
  * free of printf so it is portable and allocation-free. Internal to
- * kernel/sched/topo*.c.
+ * kernel/sched/ (topo*.c, hmp_describe.c).
  */
 #ifndef MOSAIC_SCHED_TOPO_STR_H
 #define MOSAIC_SCHED_TOPO_STR_H

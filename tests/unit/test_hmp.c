@@ -1,6 +1,7 @@
 /* Host tests of hmp (kernel/sched/hmp.c): the providers' order and
  * withdrawal, capacity scaling and weights (the i7-1370P model: P 138,
- * E 256), perf-0 marks and the all-zero rule, generations. */
+ * E 256), perf-0 marks and the all-zero rule, generations; the core-type
+ * and HWP providers' derivations from CPU descriptors (hmp_describe.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "../../kernel/sched/hmp.h"
+#include "../../kernel/sched/hmp_describe.h"
 #include "sched_plat_test.h"
 
 static struct hmp_cpu rd(int cpu)
@@ -155,6 +157,104 @@ static void test_generations(void **state)
 	assert_int_equal(spt.hmp_locked, 0);
 }
 
+/* Descriptors of the describe tests; NULL past desc_n or where desc_hole. */
+static struct cpu_desc descs[8];
+static unsigned desc_n;
+static int desc_hole = -1;
+
+static const struct cpu_desc *desc_of(unsigned cpu)
+{
+	return cpu < desc_n && (int)cpu != desc_hole ? &descs[cpu] : NULL;
+}
+
+/* n CPUs of the given core types and HWP highest performances. */
+static void describe(unsigned n, const uint8_t *types, const uint16_t *hints)
+{
+	fresh((int)n);
+	memset(descs, 0, sizeof(descs));
+	desc_n = n;
+	desc_hole = -1;
+	for (unsigned c = 0; c < n; c++) {
+		descs[c].core_type = types[c];
+		descs[c].perf_hint = hints[c];
+	}
+}
+
+/* Core types alone (no HWP): P 1024, E 600, LP-E 420 from the core-type
+ * provider; HWP says why it does not apply, naming the CPU. */
+static void test_describe_core_types(void **state)
+{
+	(void)state;
+	static const uint8_t types[] = { CPU_CORE_P, CPU_CORE_P, CPU_CORE_E, CPU_CORE_LPE };
+	static const uint16_t hints[] = { 0, 0, 0, 0 };
+	describe(4, types, hints);
+	hmp_describe_cpus(4, desc_of);
+	hmp_publish();
+	assert_int_equal(rd(0).capacity, 1024);
+	assert_int_equal(rd(2).capacity, 600);
+	assert_int_equal(rd(3).capacity, 420);
+	assert_int_equal(rd(3).capacity_from, HMP_PROV_CORETYPE);
+	char why[128];
+	assert_int_equal(hmp_provider_status(HMP_PROV_CORETYPE, why, sizeof(why)), 1);
+	assert_string_equal(why, "2 P, 1 E, 1 LP-E: defaults 1024 / 600 / 420");
+	assert_int_equal(hmp_provider_status(HMP_PROV_HWP, why, sizeof(why)), 0);
+	assert_string_equal(why, "not supported: no HWP highest performance on CPU 0 (CPUID.06H:EAX[7])");
+}
+
+/* HWP hints scale to 1024 at the highest, rounded (Raptor Lake's 68 and
+ * 40: 40 × 1024 / 68 = 602.35 -> 602), and win over core types. */
+static void test_describe_hwp(void **state)
+{
+	(void)state;
+	static const uint8_t types[] = { CPU_CORE_P, CPU_CORE_P, CPU_CORE_E, CPU_CORE_E };
+	static const uint16_t hints[] = { 68, 66, 40, 39 };
+	describe(4, types, hints);
+	hmp_describe_cpus(4, desc_of);
+	hmp_publish();
+	assert_int_equal(rd(0).capacity, 1024);
+	assert_int_equal(rd(1).capacity, 994);    /* 66 × 1024 / 68 = 993.9 */
+	assert_int_equal(rd(2).capacity, 602);
+	assert_int_equal(rd(3).capacity, 587);    /* 39 × 1024 / 68 = 587.3 */
+	assert_int_equal(rd(2).capacity_from, HMP_PROV_HWP);
+	char why[128];
+	assert_int_equal(hmp_provider_status(HMP_PROV_HWP, why, sizeof(why)), 1);
+	assert_string_equal(why, "IA32_HWP_CAPABILITIES highest performance, top 68");
+}
+
+/* Neither applies on a homogeneous machine without HWP, on a machine where
+ * one CPU has no core type or no hint, or where a CPU has no descriptor:
+ * everything stays at the all-equal default. */
+static void test_describe_refusals(void **state)
+{
+	(void)state;
+	static const uint8_t all_p[] = { CPU_CORE_P, CPU_CORE_P, CPU_CORE_P };
+	static const uint8_t one_unknown[] = { CPU_CORE_P, CPU_CORE_UNKNOWN, CPU_CORE_E };
+	static const uint16_t no_hints[] = { 0, 0, 0 }, one_hint_missing[] = { 50, 0, 30 };
+	char why[128];
+	describe(3, all_p, no_hints);
+	hmp_describe_cpus(3, desc_of);
+	assert_int_equal(hmp_provider_status(HMP_PROV_CORETYPE, why, sizeof(why)), 0);
+	assert_string_equal(why, "one core type only: nothing to tell apart");
+	describe(3, one_unknown, one_hint_missing);
+	hmp_describe_cpus(3, desc_of);
+	hmp_publish();
+	assert_int_equal(hmp_provider_status(HMP_PROV_CORETYPE, why, sizeof(why)), 0);
+	assert_string_equal(why, "not hybrid: no core types (CPUID 0x1A)");
+	assert_int_equal(hmp_provider_status(HMP_PROV_HWP, why, sizeof(why)), 0);
+	assert_string_equal(why, "not supported: no HWP highest performance on CPU 1 (CPUID.06H:EAX[7])");
+	for (int c = 0; c < 3; c++)
+		assert_int_equal(rd(c).capacity_from, HMP_PROV_DEFAULT);
+	static const uint8_t mixed[] = { CPU_CORE_P, CPU_CORE_E, CPU_CORE_E };
+	static const uint16_t hints[] = { 50, 30, 30 };
+	describe(3, mixed, hints);
+	desc_hole = 1;
+	hmp_describe_cpus(3, desc_of);
+	hmp_publish();
+	assert_int_equal(hmp_provider_status(HMP_PROV_CORETYPE, why, sizeof(why)), 0);
+	assert_int_equal(hmp_provider_status(HMP_PROV_HWP, why, sizeof(why)), 0);
+	assert_int_equal(rd(0).capacity_from, HMP_PROV_DEFAULT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +264,9 @@ int main(void)
 		cmocka_unit_test(test_capacity_scaling),
 		cmocka_unit_test(test_perf_zero_marks),
 		cmocka_unit_test(test_generations),
+		cmocka_unit_test(test_describe_core_types),
+		cmocka_unit_test(test_describe_hwp),
+		cmocka_unit_test(test_describe_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
