@@ -18,6 +18,7 @@ SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
 I7_ROWS = [("0-1", 244, 80), ("2-3", 244, 80), ("4-5", 255, 80), ("6-7", 255, 80),
            ("8-9", 244, 80), ("10-11", 244, 80), ("12-15", 140, 200), ("16-19", 140, 200)]
 EVENT_MS = 6000      # the test copy's event: row 7 becomes 180/190
+WAIT_EVENT_MS = 14000  # small-itd's second event, after the test's first part, for `hfi -w`
 
 
 def check(cond, msg):
@@ -201,8 +202,9 @@ def test_storm(ctx, m):
 
 def test_classes_none_row_and_freeze(ctx):
     """Small hybrid with 4 classes, CPU 1 without a row, an event at 3 s
-    that the freeze holds back."""
-    path = write_copy(ctx, SMALL, "small-itd.machine", "event 3000 row=1 perf=201 ee=202 class3=7,8\n",
+    that the freeze holds back, and one at 14 s that `hfi -w` waits for."""
+    path = write_copy(ctx, SMALL, "small-itd.machine", "event 3000 row=1 perf=201 ee=202 class3=7,8\n"
+                      "event %d row=1 perf=150 ee=160\n" % WAIT_EVENT_MS,
                       replace=[("hfi-rows 2\n", "hfi-rows 2\nhfi-classes 4\n"),
                                ("cpu 1   type=P    core=0   thread=1 module=0  llc=0    row=0",
                                 "cpu 1   type=P    core=0   thread=1 module=0  llc=0    row=none"),
@@ -211,7 +213,7 @@ def test_classes_none_row_and_freeze(ctx):
                                ("hfi 1 perf=140 ee=200", "hfi 1 perf=140 ee=200 class1=100,190 "
                                 "class2=90,180 class3=200,250")])
     m = ctx.machine(machine_file=path, run="sysctl kern.emul.hfi=0")
-    m.expect(r"emul-hfi: device on: 2 rows, 4 classes, CPUID.06H features hfi,itd,pts, 1 page, 1 event",
+    m.expect(r"emul-hfi: device on: 2 rows, 4 classes, CPUID.06H features hfi,itd,pts, 1 page, 2 events",
              timeout=120)
     m.expect(r"hfi: cpu 1: row 65535 does not fit the table \(510 rows fit in 4096 bytes\): "
              r"its scores are ignored", timeout=120)
@@ -226,11 +228,18 @@ def test_classes_none_row_and_freeze(ctx):
     check("frozen (sysctl kern.emul.hfi=0)" in m.command("hfi set 0 perf=1 ee=1"), "set while frozen")
     m.command("sleep 4000")
     out = m.command("hfi")
-    check("events 0 of 1 applied" in out, "an event applied while frozen:\n" + out)
+    check("events 0 of 2 applied" in out, "an event applied while frozen:\n" + out)
     m.command("sysctl kern.emul.hfi=1")
     out = hfi_until(m, r"^\s+1\s+2-3\s+201/202\s+100/190\s+90/180\s+7/8", "the held event")
-    check("events 1 of 1 applied" in out, out)
+    check("events 1 of 2 applied" in out, out)
     settled(m)
+    # `hfi -w` waits for the second event's publication and names exactly
+    # the CPUs of row 1 with their old and new scores (class 0, << 2).
+    out = m.command("hfi -w 60000", timeout=120)
+    check(re.search(r"^hfi: publication \d+ after \d+ ms\b", out, re.M), out)
+    for cpu in (2, 3):
+        check(re.search(r"^cpu %d: perf 804 -> 600, ee 808 -> 640\b" % cpu, out, re.M), out)
+    check(not re.search(r"^cpu [01]:", out, re.M), "a CPU outside row 1 listed:\n" + out)
 
 
 def test_smp_not_supported(ctx):
