@@ -140,8 +140,12 @@ static int primary_set(int index, const char *value, char *err, size_t len)
 			return 0;
 		}
 	struct cpuset list;
-	if (cpulist_parse(value, smp_cpu_count(), &list, err, len))
+	char why[96];
+	if (cpulist_parse(value, smp_cpu_count(), &list, why, sizeof(why))) {
+		ksnprintf(err, len, "kern.sched.primary: '%.40s' is not all, performance, efficiency or a "
+			  "CPU list (%s)", value, why);
 		return -1;
+	}
 	if (cpuset_empty(&list)) {
 		ksnprintf(err, len, "kern.sched.primary: the list names no CPU");
 		return -1;

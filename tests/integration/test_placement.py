@@ -97,9 +97,33 @@ def test_placement_i7(ctx):
 
 
 def test_placement_155h_lpe_unused(ctx):
-    out = boot(ctx, MTL, "sysctl kern.sched.policy=hmp; spawn 12 cpu ms=6000; sleep 4000; ps -w")
+    """hmp on the Core Ultra 7 155H: twelve CPU-bound threads never touch the
+    LP-E cores, which `sched stats` counts as no LP-E pick; then
+    kern.sched.primary: its values read back, bad ones refused by name, and
+    under primary=efficiency two threads run on E-cores (CPUs 2-9)."""
+    out = boot(ctx, MTL, "sysctl kern.sched.policy=hmp; sched stats reset; spawn 12 cpu ms=6000; sleep 4000; "
+               "ps -w; sched stats; sleep 3000; "
+               "sysctl kern.sched.primary=0-1,10; sysctl kern.sched.primary; "
+               "sysctl kern.sched.primary=22; sysctl kern.sched.primary=fast; sysctl kern.sched.primary; "
+               "sysctl kern.sched.primary=efficiency; sysctl kern.sched.primary; "
+               "spawn 2 cpu ms=3000; sleep 1500; ps -w; sysctl kern.sched.primary=all")
     threads = where(frames(out, "ps -w")[0], "cpu/")
     check(len(threads) == 12, "twelve cpu threads expected:\n" + out[-5000:])
     for name, (last, ms, p, e, lpe, other, smt) in threads.items():
         check(lpe == 0.0 and last < 20, "%s ran on LP-E cores (%.2f%%, last cpu %d):\n%s" %
               (name, lpe, last, out[-5000:]))
+    stats = dict(re.findall(r"^  (\w+)\s+(\d+)", frames(out, "sched stats\n")[0], re.M))
+    check(stats.get("pick_lpe") == "0" and stats.get("pick_untyped") == "0", "LP-E or untyped picks:\n" + out[-5000:])
+    check(int(stats["pick_p"]) + int(stats["pick_e"]) >= 12, "fewer picks than threads:\n" + out[-5000:])
+    reads = [f.strip().splitlines()[0] for f in frames(out, "sysctl kern.sched.primary\n")]
+    check(reads[:3] == ["kern.sched.primary: 0-1,10"] * 2 + ["kern.sched.primary: efficiency"],
+          "primary read back %r:\n%s" % (reads, out[-5000:]))
+    for bad, why in (("22", "22 is outside 0..21"), ("fast", "'fast' is not a number (0..21)")):
+        msg = ("sysctl: kern.sched.primary: '%s' is not all, performance, efficiency or a CPU list (cpus: %s)"
+               % (bad, why))
+        check(msg in frames(out, "sysctl kern.sched.primary=" + bad)[0], "no %r in:\n%s" % (msg, out[-5000:]))
+    late = where(frames(out, "ps -w")[1], "cpu/")
+    check(len(late) == 2, "two cpu threads expected:\n" + out[-3000:])
+    for name, (last, ms, p, e, lpe, other, smt) in late.items():
+        check(2 <= last <= 9 and e > 90.0, "%s not on E-cores under primary=efficiency (last cpu %d, "
+              "E %.2f%%):\n%s" % (name, last, e, out[-3000:]))
