@@ -39,6 +39,7 @@ int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct 
 	int moved = 0, self = sched_plat_cpu_self();
 	tdq_lock_pair(high->tdq_id, low->tdq_id);
 	int more = high->tdq_load > low->tdq_load;
+	SCHED_COST(muls, mode->hmp ? 2 : 0);
 	if (mode->hmp)   /* weighted, as the searches weigh: a move must lower the maximum */
 		more = search_thread_weight(mode, high->tdq_id) * high->tdq_load >
 		       search_thread_weight(mode, low->tdq_id) * (low->tdq_load + 1);
