@@ -1,0 +1,25 @@
+/*
+ * sim_machine.h — a machine description prepared for simulation: the
+ * parsed file, its per-CPU descriptors and its cpu_group tree.
+ */
+#ifndef MOSAIC_SIM_MACHINE_H
+#define MOSAIC_SIM_MACHINE_H
+#include <stddef.h>
+#include <machine.h>
+#include "topo.h"
+
+struct sim_machine {
+	char path[512];                          /* the file read */
+	struct machine m;
+	struct cpu_desc desc[MACHINE_MAX_CPUS];
+	struct topo topo;                        /* its root stays valid for every run */
+};
+
+/* Reads NAME (a file, or the preset DIR/NAME.machine), parses and checks
+ * it as the kernel does, and builds its tree; 0, or -1 with "FILE:LINE:
+ * reason" (or what else went wrong) in err. */
+int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, char *err, size_t len);
+/* The descriptors and the tree of sm->m; 0 or -1 with a reason. */
+int sim_machine_topology(struct sim_machine *sm, char *err, size_t len);
+
+#endif

@@ -1,0 +1,261 @@
+/*
+ * schedsim — the kernel's scheduler (kernel/sched/, unmodified) on
+ * simulated models of the machines/ descriptions, in simulated time,
+ * running the benchmark workloads written against kernel/bench/bench_rt.h.
+ * docs/sim.md describes it.
+ *
+ *   schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]
+ *            [--policy LIST] [--seed N] [--duration-ms MS] [--hz N]
+ *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]...
+ *            [--presets DIR] [--name NAME] [--trace FILE] [--compare TABLE]
+ *            [--cost]
+ *   schedsim --list
+ *
+ * Prints the seed report's tables for the sweep (bench_report, with their
+ * CSV blocks), then its own summary. The same command prints the same
+ * output, byte for byte; the time it took goes to stderr.
+ * Exit status: 0; 1 when a run failed; 2 for a usage error.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <parse.h>
+#include "bench_csv.h"
+#include "sim_clock.h"
+#include "sim_report.h"
+
+/* The reason and the usage on stderr; exit status 2. */
+static void usage_exit(const char *msg)
+{
+	fprintf(stderr, "schedsim: %s\n", msg);
+	fprintf(stderr, "usage: schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]\n"
+			"                [--policy LIST] [--seed N] [--duration-ms MS] [--hz N] [--ipi-ns NS]\n"
+			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--presets DIR] [--name NAME]\n"
+			"                [--trace FILE] [--compare TABLE] [--cost]\n"
+			"       schedsim --list\n");
+	exit(2);
+}
+
+/* A number of option opt in min..max, or a usage error naming it. */
+static uint64_t number(const char *opt, const char *s, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+	char err[160];
+	if (parse_u64_range(s, min, max, &v, opt, err, sizeof(err)))
+		usage_exit(err);
+	return v;
+}
+
+struct options {
+	const char *machine, *presets, *workload, *threads, *policies, *name, *trace, *compare;
+	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns;
+	int cost;
+	struct sim_setting settings[32];
+	int nsettings;
+};
+
+/* --list: workloads, policies, options, variables; exit status 0. */
+static void list_exit(void)
+{
+	printf("workloads:\n");
+	for (int i = 0; sim_workloads[i]; i++)
+		printf("  %-16s %s (%s)\n", sim_workloads[i]->name, sim_workloads[i]->what, sim_workloads[i]->unit);
+	sim_policy_list(stdout);
+	exit(0);
+}
+
+/* The command line into *o; a usage error exits. */
+static void parse_args(int argc, char **argv, struct options *o)
+{
+	*o = (struct options){ .presets = "machines", .threads = "4,6,8,10,12,16,20", .policies = "ule,hmp",
+			       .runs = 12, .seed = 1, .duration_ms = 10000, .hz = 100, .ipi_ns = 1000,
+			       .resume_ns = 2000 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char err[200];
+		if (!strcmp(a, "--list"))
+			list_exit();
+		if (!strcmp(a, "--cost")) {
+			o->cost = 1;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			usage_exit("help");
+		if (!v) {
+			snprintf(err, sizeof(err), "%s: missing value (or unknown option)", a);
+			usage_exit(err);
+		}
+		i++;
+		if (!strcmp(a, "--machine"))
+			o->machine = v;
+		else if (!strcmp(a, "--presets"))
+			o->presets = v;
+		else if (!strcmp(a, "--workload"))
+			o->workload = v;
+		else if (!strcmp(a, "--threads"))
+			o->threads = v;
+		else if (!strcmp(a, "--policy"))
+			o->policies = v;
+		else if (!strcmp(a, "--name"))
+			o->name = v;
+		else if (!strcmp(a, "--trace"))
+			o->trace = v;
+		else if (!strcmp(a, "--compare"))
+			o->compare = v;
+		else if (!strcmp(a, "--runs"))
+			o->runs = number("--runs", v, 1, BENCH_MAX_SAMPLES);
+		else if (!strcmp(a, "--seed"))
+			o->seed = number("--seed", v, 0, UINT64_MAX);
+		else if (!strcmp(a, "--duration-ms"))
+			o->duration_ms = number("--duration-ms", v, 1, 3600000);
+		else if (!strcmp(a, "--hz"))
+			o->hz = number("--hz", v, 10, 10000);
+		else if (!strcmp(a, "--ipi-ns"))
+			o->ipi_ns = number("--ipi-ns", v, 0, 1000000);
+		else if (!strcmp(a, "--resume-ns"))
+			o->resume_ns = number("--resume-ns", v, 0, 1000000);
+		else if (!strcmp(a, "--sysctl")) {
+			if (o->nsettings == 32)
+				usage_exit("--sysctl: more than 32");
+			if (sim_sysctl_parse(v, &o->settings[o->nsettings++], err, sizeof(err)))
+				usage_exit(err);
+		} else {
+			snprintf(err, sizeof(err), "unknown option '%s'", a);
+			usage_exit(err);
+		}
+	}
+	if (!o->machine || !o->workload)
+		usage_exit("--machine and --workload are required");
+}
+
+/* The comma-separated thread counts of s into sw. */
+static void parse_threads(const char *s, struct sim_sweep *sw)
+{
+	char buf[256], err[200];
+	if (strlen(s) >= sizeof(buf))
+		usage_exit("--threads: list too long");
+	snprintf(buf, sizeof(buf), "%s", s);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (sw->ncols == BENCH_MAX_COLS) {
+			snprintf(err, sizeof(err), "--threads '%s': more than %d counts", s, BENCH_MAX_COLS);
+			usage_exit(err);
+		}
+		sw->threads[sw->ncols++] = (int)number("--threads", w, 1, SIM_MAX_THREADS - 1);
+	}
+	if (!sw->ncols)
+		usage_exit("--threads: no thread count");
+}
+
+/* The comma-separated policy specs of s into sw. */
+static void parse_policies(const char *s, struct sim_sweep *sw)
+{
+	char buf[2048], err[200];
+	if (strlen(s) >= sizeof(buf))
+		usage_exit("--policy: list too long");
+	snprintf(buf, sizeof(buf), "%s", s);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (sw->npol == SIM_MAX_POLICIES) {
+			snprintf(err, sizeof(err), "--policy: more than %d policies", SIM_MAX_POLICIES);
+			usage_exit(err);
+		}
+		if (sim_policy_parse(w, &sw->pol[sw->npol++], err, sizeof(err)))
+			usage_exit(err);
+	}
+	if (!sw->npol)
+		usage_exit("--policy: no policy");
+}
+
+/* The seed of run r at column c: the same for every policy, so policies
+ * meet the same tick phases and random numbers. */
+static uint64_t run_seed(uint64_t seed, int threads, int r)
+{
+	uint64_t s = seed ^ ((uint64_t)threads << 32) ^ (uint64_t)r;
+	sim_mix(&s);
+	return sim_mix(&s);
+}
+
+/* Runs every policy at every thread count runs times, then reports. */
+int main(int argc, char **argv)
+{
+	static struct sim_machine sm;
+	static struct sim_sweep sw;
+	struct options o;
+	char err[600];
+	sim_tunables_save();
+	parse_args(argc, argv, &o);
+	if (!(sw.wl = sim_workload_find(o.workload))) {
+		snprintf(err, sizeof(err), "--workload '%s': unknown (schedsim --list shows them)", o.workload);
+		usage_exit(err);
+	}
+	if (sim_machine_load(o.presets, o.machine, &sm, err, sizeof(err))) {
+		fprintf(stderr, "schedsim: %s\n", err);
+		return 2;
+	}
+	sw.sm = &sm;
+	sw.runs = (int)o.runs;
+	parse_threads(o.threads, &sw);
+	parse_policies(o.policies, &sw);
+	snprintf(sw.name, sizeof(sw.name), "%s", o.name ? o.name : sw.wl->name);
+	if (!bench_csv_name_ok(sw.name))
+		usage_exit("--name: 1..40 of A-Z a-z 0-9 . _ -");
+	sw.v = calloc((size_t)sw.npol * (size_t)sw.ncols * (size_t)sw.runs, sizeof(int64_t));
+	sw.cost = calloc((size_t)sw.npol, sizeof(*sw.cost));
+	FILE *trace = o.trace ? fopen(o.trace, "w") : NULL;
+	if (!sw.v || !sw.cost || (o.trace && !trace)) {
+		fprintf(stderr, "schedsim: %s\n", o.trace && !trace ? "cannot write the trace file" : "no memory");
+		return 1;
+	}
+	printf("schedsim: machine %s (%s, %u CPUs), workload %s: %s\n", sm.m.model, sm.path, sm.m.cpu_count,
+	       sw.wl->name, sw.wl->what);
+	printf("schedsim: %d run%s of %llu ms per policy and thread count, seed %llu, hz %llu, IPI %llu ns, "
+	       "resume %llu ns\n\n", sw.runs, sw.runs == 1 ? "" : "s", (unsigned long long)o.duration_ms,
+	       (unsigned long long)o.seed, (unsigned long long)o.hz, (unsigned long long)o.ipi_ns,
+	       (unsigned long long)o.resume_ns);
+	double t0 = sim_host_seconds();
+	uint64_t events = 0;
+	int failed = 0;
+	for (int r = 0; r < sw.runs; r++)
+		for (int c = 0; c < sw.ncols; c++)
+			for (int p = 0; p < sw.npol; p++) {
+				struct sim_config cfg = { .sm = &sm, .policy = &sw.pol[p], .settings = o.settings,
+							  .nsettings = o.nsettings, .wl = sw.wl, .threads = sw.threads[c],
+							  .seed = run_seed(o.seed, sw.threads[c], r),
+							  .duration_ns = o.duration_ms * 1000000ull, .hz = (int)o.hz,
+							  .ipi_ns = o.ipi_ns, .resume_ns = o.resume_ns, .trace = trace != NULL };
+				struct sim_result res;
+				if (sim_run(&cfg, &res) || res.value < 0 || res.value > BENCH_VALUE_MAX) {
+					fprintf(stderr, "schedsim: policy %s, %d threads, run %d: no sample\n",
+						sw.pol[p].name, sw.threads[c], r + 1);
+					failed = 1;
+				}
+				*sim_sample(&sw, p, c, r) = res.value < 0 ? 0 : res.value;
+				for (int k = 0; k < SIM_COST_KINDS; k++) {
+					uint64_t *to = &sw.cost[p][c][k].calls;
+					const uint64_t *from = &res.cost[k].calls;
+					for (size_t i = 0; i < sizeof(res.cost[k]) / sizeof(uint64_t); i++)
+						to[i] += from[i];
+				}
+				events += res.events;
+				if (trace)
+					sim_trace_write(trace, &sw, p, c, r, &res);
+				free(res.seg);
+			}
+	double secs = sim_host_seconds() - t0;
+	if (failed)
+		return 1;
+	if (sim_report_tables(&sw))
+		return 1;
+	sim_report_summary(&sw);
+	if (o.compare && sim_report_compare(&sw, o.compare))
+		return 1;
+	if (o.cost)
+		sim_report_cost(&sw);
+	if (trace && fclose(trace)) {
+		fprintf(stderr, "schedsim: %s: write error\n", o.trace);
+		return 1;
+	}
+	fprintf(stderr, "schedsim: %d runs, %llu events in %.2f s\n", sw.runs * sw.ncols * sw.npol,
+		(unsigned long long)events, secs);
+	return 0;
+}

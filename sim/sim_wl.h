@@ -1,0 +1,37 @@
+/*
+ * sim_wl.h — the workloads schedsim can run (--workload NAME).
+ *
+ * A workload is code written against kernel/bench/bench_rt.h only, so the
+ * same source runs in the kernel and here. It is entered once per sample
+ * in the bench main thread (a simulated thread like the ones it spawns),
+ * runs until brt_stopping() and returns its sample. The table
+ * sim_workloads[] (sim_workloads.c) lists them; docs/sim.md says how to
+ * add one.
+ */
+#ifndef MOSAIC_SIM_WL_H
+#define MOSAIC_SIM_WL_H
+#include <stdint.h>
+
+struct sim_wl_args {
+	int threads;            /* the sweep's thread count (its "Use Cores") */
+	uint64_t duration_ns;   /* brt_stopping() turns 1 this long after the start */
+};
+
+struct sim_workload {
+	const char *name;       /* --workload NAME: 1..40 of A-Z a-z 0-9 . _ - */
+	const char *unit;       /* of the samples, e.g. "events/s" */
+	int decimals;           /* samples are value × 10^decimals */
+	const char *what;       /* one line for --list */
+	/* One sample, in the bench main thread: value × 10^decimals (0..10^15),
+	 * or -1 when it could not run (it says why on stderr). w is this entry
+	 * (one adapter function can serve many entries through ctx). */
+	int64_t (*run)(const struct sim_workload *w, const struct sim_wl_args *a);
+	const void *ctx;        /* the adapter's own: e.g. a kernel/bench registry entry */
+};
+
+/* Every workload, NULL-terminated, in --list order. */
+extern const struct sim_workload *const sim_workloads[];
+/* The workload called name, or NULL. */
+const struct sim_workload *sim_workload_find(const char *name);
+
+#endif
