@@ -160,6 +160,21 @@ def test_cost_is_counted(ctx):
     assert m and Decimal(m.group(1)) > 20, out[-3000:]
 
 
+def balance_cpus_per_pass(ctx, machine, threads, binary="schedsim"):
+    out = schedsim(ctx, "--workload", "test-cpu", "--machine", machine, "--threads", str(threads), "--runs", "1",
+                   "--duration-ms", "3000", "--policy", "hmp", "--cost", binary=binary)
+    part = out.split("cost per balancer pass")[1]
+    return Decimal(re.search(r"^hmp cpus +([\d.]+)$", part, re.M).group(1))
+
+
+def test_balancer_cost_grows_quadratically(ctx):
+    """hmp's balancer pass with 1.5 threads per CPU: from 64 to 256 CPUs
+    the CPUs it looks at grow about 16-fold (quadratic, as ULE's pass);
+    when every refused receiver cost a full search they grew 60-fold."""
+    small, big = balance_cpus_per_pass(ctx, "synthetic-64", 96), balance_cpus_per_pass(ctx, "synthetic-256", 384)
+    assert big < 30 * small, (small, big)
+
+
 def test_links_the_kernels_scheduler_sources(ctx):
     """The kernel links every kernel/sched/*.c (the Makefile compiles every
     .c under kernel/); schedsim's link map must list the same files, and no
