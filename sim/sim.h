@@ -101,7 +101,6 @@ struct sim_thread {
 	uint64_t version;            /* bumped to make its queued events stale */
 	uint64_t work_target;        /* SIM_TD_WORK: clock value that ends the work */
 	uint64_t deadline;           /* SIM_BLK_SLEEP: timer deadline */
-	int timer_cpu;               /* CPU whose timer list holds it, -1 */
 	struct sim_thread *timer_next;
 	struct sim_thread *wait_next;   /* channel / join wait list */
 	struct sim_thread *joiner;      /* who waits in brt_join() for it */
@@ -128,7 +127,6 @@ struct sim_cpu {
 	uint32_t rate_seen;          /* rate the running thread's work was timed with */
 	uint64_t tick_ns;            /* next tick */
 	struct sim_thread *timers;   /* armed sleep timers, earliest first */
-	uint64_t ipis;               /* scheduler IPIs received */
 };
 
 /* ---- cost counters (sim_cost.h: kernel/sched/ule.h's SCHED_COST hook) ---- */
@@ -173,13 +171,10 @@ struct sim_config {
 /* What one run produced. */
 struct sim_result {
 	int64_t value;               /* the workload's sample, or -1 */
-	uint64_t end_ns;             /* simulated time when the last thread ended */
 	uint64_t events;             /* engine events processed */
 	struct sim_cost_bucket cost[SIM_COST_KINDS];
-	struct sched_stats stats;    /* summed over the CPUs */
 	struct sim_seg *seg;         /* trace segments (malloc), nseg of them */
 	size_t nseg;
-	uint64_t hmp_publications;
 };
 
 /* ---- the engine's state (sim_engine.c) ---- */

@@ -224,7 +224,6 @@ static void on_ipi(int c)
 {
 	struct sim_cpu *cpu = &sim.cpu[c];
 	sim.self = c;
-	cpu->ipis++;
 	if (sched_ipi(c, cpu->cur ? &cpu->cur->ts : NULL))
 		cpu->need_resched = 1;
 	irq_exit(c);
@@ -291,7 +290,6 @@ static void preempt_point(struct sim_thread *td, int c)
 {
 	struct sim_cpu *cpu = &sim.cpu[c];
 	td->self_ipi = 0;
-	cpu->ipis++;
 	if (sched_ipi(c, &td->ts))
 		cpu->need_resched = 1;
 	if (cpu->need_resched)
@@ -388,6 +386,17 @@ void sim_engine_idle_init(int c)
 	sim_ctx_make(&cpu->idle_ctx, cpu->idle_stack, SIM_STACK_SIZE, idle_main, (void *)(intptr_t)c);
 }
 
+/* Why a run did not end: every thread still alive and what it waits for. */
+static void report_alive(void)
+{
+	static const char *const state[] = { "runnable", "in brt_work", "blocked", "exited" };
+	static const char *const blk[] = { "", " in brt_sleep", " on a channel", " in brt_join" };
+	for (const struct sim_thread *td = sim.threads; td; td = td->all_next)
+		if (td->state != SIM_TD_EXITED)
+			fprintf(stderr, "schedsim:   thread %d (%s): %s%s\n", td->id, td->name, state[td->state],
+				td->state == SIM_TD_BLOCKED ? blk[td->blk] : "");
+}
+
 /* See sim.h. */
 int sim_engine_loop(void)
 {
@@ -400,6 +409,7 @@ int sim_engine_loop(void)
 			fprintf(stderr, "schedsim: %s: %d thread(s) still alive %llu ms after the stop\n",
 				sim.cfg->wl->name, sim.live,
 				(unsigned long long)((e.time - sim.stop_at) / 1000000));
+			report_alive();
 			return -1;
 		}
 		sim.now = e.time;

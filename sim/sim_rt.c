@@ -80,6 +80,24 @@ static void block(struct sim_thread *td, int why)
 	sim_yield(td, SIM_REQ_SLEEP);
 }
 
+/* Code takes no simulated time, so a thread that loops without waiting
+ * or working (polling brt_stopping(), or calling brt_work() after the
+ * stop) would stop the simulation at one instant for ever: such a thread
+ * is named and the simulator stops. Called at every brt_* call of td. */
+#define SIM_SPIN_LIMIT 10000000u
+static void progress(struct sim_thread *td)
+{
+	static uint64_t at, calls;
+	if (sim.now != at) {
+		at = sim.now;
+		calls = 0;
+	} else if (++calls > SIM_SPIN_LIMIT) {
+		sim_fatal("%s: thread %d (%s) made %u runtime calls at %llu ns without time passing "
+			  "(a loop that neither works nor waits)", sim.cfg->wl->name, td->id, td->name,
+			  SIM_SPIN_LIMIT, (unsigned long long)sim.now);
+	}
+}
+
 /* End of a call that may have woken a better thread here. */
 static void preempt_point(struct sim_thread *td)
 {
@@ -111,7 +129,7 @@ static struct sim_thread *thread_new(const char *name, void (*fn)(void *), void 
 	td->arg = arg;
 	td->id = sim.nthreads++;
 	snprintf(td->name, sizeof(td->name), "%s", name ? name : "");
-	td->cpu = td->timer_cpu = -1;
+	td->cpu = -1;
 	td->state = SIM_TD_READY;
 	td->rng = sim.cfg->seed ^ (0x7468726561640000ull + (uint64_t)td->id);
 	td->all_next = sim.threads;
@@ -183,7 +201,6 @@ void sim_rt_stop(void)
 		struct sim_thread *td;
 		while ((td = sim.cpu[c].timers)) {
 			sim.cpu[c].timers = td->timer_next;
-			td->timer_cpu = -1;
 			sim_wake(td);
 		}
 	}
@@ -200,7 +217,6 @@ void sim_rt_timers(int cpu)
 	struct sim_thread *td;
 	while ((td = c->timers) && td->deadline <= sim.now) {
 		c->timers = td->timer_next;
-		td->timer_cpu = -1;
 		sim_wake(td);
 	}
 }
@@ -247,6 +263,7 @@ void brt_join(struct brt_thread *t, struct brt_thread_stats *st)
 /* See bench_rt.h: simulated ns since the simulated boot. */
 uint64_t brt_now(void)
 {
+	progress(sim_current("brt_now"));
 	return sim.now;
 }
 
@@ -256,6 +273,7 @@ uint64_t brt_now(void)
 void brt_work(uint64_t ns)
 {
 	struct sim_thread *td = sim_current("brt_work");
+	progress(td);
 	if (sim.stopping || ns == 0)
 		return;
 	if (ns > 600000000000ull)   /* WORK_NS_MAX of the kernel's work() */
@@ -277,6 +295,7 @@ void brt_work(uint64_t ns)
 void brt_sleep(uint64_t ns)
 {
 	struct sim_thread *td = sim_current("brt_sleep");
+	progress(td);
 	if (sim.stopping)
 		return;
 	struct sim_cpu *c = &sim.cpu[td->cpu];
@@ -286,13 +305,13 @@ void brt_sleep(uint64_t ns)
 		p = &(*p)->timer_next;
 	td->timer_next = *p;
 	*p = td;
-	td->timer_cpu = td->cpu;
 	block(td, SIM_BLK_SLEEP);
 }
 
 /* See bench_rt.h: set by the run's stop event. */
 int brt_stopping(void)
 {
+	progress(sim_current("brt_stopping"));
 	return sim.stopping;
 }
 
@@ -324,6 +343,7 @@ struct brt_chan *brt_chan_new(unsigned capacity)
 int brt_chan_send(struct brt_chan *c, uint64_t msg)
 {
 	struct sim_thread *td = sim_current("brt_chan_send");
+	progress(td);
 	for (;;) {
 		if (c->closed || sim.stopping)
 			return -1;
@@ -344,6 +364,7 @@ int brt_chan_send(struct brt_chan *c, uint64_t msg)
 int brt_chan_recv(struct brt_chan *c, uint64_t *msg)
 {
 	struct sim_thread *td = sim_current("brt_chan_recv");
+	progress(td);
 	for (;;) {
 		if (c->count > 0)
 			break;

@@ -103,10 +103,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res)
 	queue_events(cfg);
 	int rc = sim_engine_loop();
 	res->value = sim.main_done ? sim.value : -1;
-	res->end_ns = sim.now - sim.t0;
 	res->events = sim.nevents;
-	res->hmp_publications = sim.publications;
-	sched_stats_sum(&res->stats);
 	sim_cost_collect(res->cost);
 	sim_rt_reset();
 	sim.nheap = 0;
