@@ -9,6 +9,8 @@
 #   CMDLINE=  extra kernel command line words
 #   GUI=1     show the QEMU window (framebuffer console, PS/2 keyboard)
 #   T=        with `make test`: run only tests whose name contains this
+#   BENCH=    with `make bench`: the words after `bench` ("cpu --threads 4,6
+#             --runs 6" or "sweep cpu ..."); BENCH_OUT= where its files go
 
 MACHINE ?= i7-1370p
 BUILD   := build
@@ -159,9 +161,17 @@ HFI_TEST_SRCS := kernel/arch/x86_64/hfi/hfi_table.c kernel/arch/x86_64/hfi/hfi_s
                  tests/unit/hfi_fake.c kernel/lib/format.c
 UNIT_SRCS_hfi_start := $(HFI_TEST_SRCS)
 UNIT_SRCS_hfi_event := $(HFI_TEST_SRCS)
-BENCH_SRCS := $(sort $(wildcard kernel/bench/*.c)) kernel/lib/strbuf.c kernel/lib/format.c
+# The reporting core (no runtime); the workloads and the driver add the
+# benchmark runtime, on the host tests/unit/bench_rt_host.c (POSIX threads).
+BENCH_DRV_SRCS := kernel/bench/bench_wl.c kernel/bench/bench_drv.c kernel/bench/bench_drv_report.c \
+                  $(sort $(wildcard kernel/bench/wl_*.c))
+BENCH_SRCS := $(filter-out kernel/bench/bench_rt_kernel.c $(BENCH_DRV_SRCS),$(sort $(wildcard kernel/bench/*.c))) \
+              kernel/lib/strbuf.c kernel/lib/format.c
+BENCH_WL_SRCS := $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c tests/unit/bench_rt_host.c
 UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
+UNIT_SRCS_bench_wl     := $(BENCH_WL_SRCS)
+UNIT_SRCS_bench_drv    := $(BENCH_WL_SRCS)
 UNIT_SRCS_sim_policy   := sim/sim_policy.c sim/sim_random.c sim/sim_machine.c $(ULE_TEST_SRCS) \
                           $(UNIT_SRCS_machine_parse) kernel/lib/parse.c
 # --- end ---
@@ -178,6 +188,7 @@ $(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikern
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
+$(BUILD)/unit/test_bench_wl $(BUILD)/unit/test_bench_drv: HOST_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 $(BUILD)/unit/test_sim_policy: HOST_CFLAGS += -Isim -Ikernel/sched
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 
@@ -204,6 +215,7 @@ FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/s
                      kernel/lib/format.c
 FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
 FUZZ_SRCS_bench_stats := $(BENCH_SRCS)
+FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -216,6 +228,7 @@ $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_6
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
+$(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 
 # ---------------------------------------------------------------- host helpers of tests/host/
 # build/host/bench_stats_cli: the kernel's benchmark statistics and report on
@@ -280,7 +293,7 @@ $(BUILD)/sim-nocost/schedsim: $(patsubst %.c,$(BUILD)/sim-nocost/%.o,$(SIM_SCHED
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
-.PHONY: all deps run-qemu debug iso test fuzz sim clean build-kernel build-iso build-test FORCE
+.PHONY: all deps run-qemu debug iso test fuzz bench sim clean build-kernel build-iso build-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build-kernel
@@ -318,6 +331,15 @@ test: deps
 	@$(MAKE) --no-print-directory build-test
 	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" \
 	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) $(if $(T),-k "$(T)")
+
+# One benchmark plan, headless: `bench $(BENCH)` in the shell, the serial log
+# and the CSV/PNG files of its CSV blocks in $(BENCH_OUT) (docs/bench.md).
+BENCH_OUT ?= $(BUILD)/bench
+bench: export MOSAIC_BENCH := $(BENCH)
+bench: export MOSAIC_CMDLINE := $(CMDLINE)
+bench: all
+	tools/bench-run.sh --out $(BENCH_OUT) --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
+	  $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE")
 
 # Every fuzz harness for FUZZ_ITER iterations from seed FUZZ_SEED.
 fuzz: deps

@@ -55,6 +55,9 @@ int machine_parse_uint(const char *s, uint64_t max, uint64_t *out);
 int machine_number(struct machine_parser *p, const char *s, const char *what, uint64_t max,
 		   uint64_t *out);
 int machine_speed_value(struct machine_parser *p, const char *s, const char *what, uint16_t *out);
+/* "12", "0.5", "6.125": a decimal with at most three decimals and a whole
+ * part at most max_whole, in thousandths; 0, or -1 if s is not one. */
+int machine_thousandths(const char *s, uint64_t max_whole, uint64_t *out);
 int machine_memory_value(struct machine_parser *p, const char *s, uint64_t *out);
 
 #endif

@@ -20,28 +20,9 @@
 static int power_watts(struct machine_parser *p, const char *s, const char *what, int allow_zero,
 		       uint32_t *out)
 {
-	uint64_t whole = 0, frac = 0;
-	unsigned digits = 0;
-	const char *dot = strchr(s, '.');
-	char intpart[8];
-	size_t n = dot ? (size_t)(dot - s) : strlen(s);
-	int ok = n > 0 && n < sizeof(intpart);
-	if (ok) {
-		memcpy(intpart, s, n);
-		intpart[n] = 0;
-		ok = machine_parse_uint(intpart, MACHINE_POWER_MAX_MW / 1000, &whole) == 0;
-	}
-	if (ok && dot) {
-		for (const char *d = dot + 1; *d && ok; d++, digits++) {
-			ok = *d >= '0' && *d <= '9' && digits < 3;
-			frac = frac * 10 + (uint64_t)(*d - '0');
-		}
-		ok = ok && digits > 0;
-	}
-	for (; ok && digits < 3; digits++)
-		frac *= 10;
-	uint64_t mw = whole * 1000 + frac;
-	if (!ok || mw > MACHINE_POWER_MAX_MW || (mw == 0 && !allow_zero))
+	uint64_t mw;
+	if (machine_thousandths(s, MACHINE_POWER_MAX_MW / 1000, &mw) || mw > MACHINE_POWER_MAX_MW ||
+	    (mw == 0 && !allow_zero))
 		return machine_fail(p, p->line,
 				    "bad number '%s' for %s (expected watts, %s 1000, at most three decimals, e.g. 6.5)",
 				    s, what, allow_zero ? "0 to" : "above 0 up to");

@@ -52,31 +52,40 @@ int machine_number(struct machine_parser *p, const char *s, const char *what, ui
 			    (unsigned long)max);
 }
 
-/* "1", "0.54", "1.390": above 0, at most three decimals, below 65.536. */
-int machine_speed_value(struct machine_parser *p, const char *s, const char *what, uint16_t *out)
+/* See machine_parse.h. */
+int machine_thousandths(const char *s, uint64_t max_whole, uint64_t *out)
 {
 	uint64_t whole = 0, frac = 0;
 	unsigned digits = 0;
 	const char *dot = strchr(s, '.');
 	char intpart[16];
 	size_t n = dot ? (size_t)(dot - s) : strlen(s);
-	int ok = n > 0 && n < sizeof(intpart);
-	if (ok) {
-		memcpy(intpart, s, n);
-		intpart[n] = 0;
-		ok = machine_parse_uint(intpart, 65, &whole) == 0;
-	}
-	if (ok && dot) {
-		for (const char *d = dot + 1; *d && ok; d++, digits++) {
-			ok = *d >= '0' && *d <= '9' && digits < 3;
+	if (n == 0 || n >= sizeof(intpart))
+		return -1;
+	memcpy(intpart, s, n);
+	intpart[n] = 0;
+	if (machine_parse_uint(intpart, max_whole, &whole))
+		return -1;
+	if (dot) {
+		for (const char *d = dot + 1; *d; d++, digits++) {
+			if (*d < '0' || *d > '9' || digits >= 3)
+				return -1;
 			frac = frac * 10 + (uint64_t)(*d - '0');
 		}
-		ok = ok && digits > 0;
+		if (digits == 0)
+			return -1;
 	}
-	for (; ok && digits < 3; digits++)
+	for (; digits < 3; digits++)
 		frac *= 10;
-	uint64_t v = whole * MACHINE_SPEED_ONE + frac;
-	if (!ok || v == 0 || v > 0xFFFF)
+	*out = whole * 1000 + frac;
+	return 0;
+}
+
+/* "1", "0.54", "1.390": above 0, at most three decimals, below 65.536. */
+int machine_speed_value(struct machine_parser *p, const char *s, const char *what, uint16_t *out)
+{
+	uint64_t v;
+	if (machine_thousandths(s, 65, &v) || v == 0 || v > 0xFFFF)
 		return machine_fail(p, p->line,
 				    "bad number '%s' for %s (expected a decimal above 0, e.g. 0.54)", s,
 				    what);
