@@ -166,6 +166,7 @@ struct sim_config {
 	uint64_t ipi_ns;             /* IPI latency */
 	uint64_t resume_ns;          /* switch-in to the thread's code running */
 	int trace;                   /* record placement segments */
+	const uint64_t *opt;         /* a kernel/bench workload's options, else NULL */
 };
 
 /* What one run produced. */

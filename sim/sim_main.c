@@ -8,8 +8,13 @@
  *            [--policy LIST] [--seed N] [--duration-ms MS] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]...
  *            [--presets DIR] [--name NAME] [--trace FILE] [--compare TABLE]
- *            [--cost]
+ *            [--cost] [--OPTION VALUE]...
  *   schedsim --list
+ *
+ * --OPTION VALUE are the workload's own options, as `bench` takes them
+ * (`--time 10`, `--max-prime 10000`), checked by kernel/bench's rules;
+ * `--wl-OPTION VALUE` is the same and reaches one whose name schedsim
+ * uses itself (make's --seed: `--wl-seed 3`).
  *
  * Prints the seed report's tables for the sweep (bench_report, with their
  * CSV blocks), then its own summary. The same command prints the same
@@ -20,6 +25,7 @@
 #include <string.h>
 #include <parse.h>
 #include "bench_csv.h"
+#include "bench_wl.h"
 #include "sim_clock.h"
 #include "sim_report.h"
 
@@ -30,7 +36,7 @@ static void usage_exit(const char *msg)
 	fprintf(stderr, "usage: schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]\n"
 			"                [--policy LIST] [--seed N] [--duration-ms MS] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--presets DIR] [--name NAME]\n"
-			"                [--trace FILE] [--compare TABLE] [--cost]\n"
+			"                [--trace FILE] [--compare TABLE] [--cost] [--OPTION VALUE]...\n"
 			"       schedsim --list\n");
 	exit(2);
 }
@@ -49,16 +55,27 @@ struct options {
 	const char *machine, *presets, *workload, *threads, *policies, *name, *trace, *compare;
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns;
 	int cost;
+	int duration_given;
 	struct sim_setting settings[32];
 	int nsettings;
+	const char *wl_opt[BENCH_WL_OPT_MAX][2];   /* the workload's --NAME VALUE */
+	int nwl_opt;
 };
 
 /* --list: workloads, policies, options, variables; exit status 0. */
 static void list_exit(void)
 {
 	printf("workloads:\n");
-	for (int i = 0; sim_workloads[i]; i++)
-		printf("  %-16s %s (%s)\n", sim_workloads[i]->name, sim_workloads[i]->what, sim_workloads[i]->unit);
+	for (int i = 0; i < sim_workload_count(); i++) {
+		const struct sim_workload *w = sim_workload_at(i);
+		const struct bench_wl *bw = sim_workload_bench(w);
+		printf("  %-16s %s (%s)\n", w->name, w->what, w->unit);
+		for (int k = 0; bw && k < bw->nopts; k++)
+			printf("    --%-14s %llu..%llu, default %llu%s%s: %s\n", bw->opts[k].name,
+			       (unsigned long long)bw->opts[k].min, (unsigned long long)bw->opts[k].max,
+			       (unsigned long long)bw->opts[k].def, bw->opts[k].unit[0] ? " " : "",
+			       bw->opts[k].unit, bw->opts[k].help);
+	}
 	sim_policy_list(stdout);
 	exit(0);
 }
@@ -105,8 +122,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->runs = number("--runs", v, 1, BENCH_MAX_SAMPLES);
 		else if (!strcmp(a, "--seed"))
 			o->seed = number("--seed", v, 0, UINT64_MAX);
-		else if (!strcmp(a, "--duration-ms"))
+		else if (!strcmp(a, "--duration-ms")) {
 			o->duration_ms = number("--duration-ms", v, 1, 3600000);
+			o->duration_given = 1;
+		}
 		else if (!strcmp(a, "--hz"))
 			o->hz = number("--hz", v, 10, 10000);
 		else if (!strcmp(a, "--ipi-ns"))
@@ -118,6 +137,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 				usage_exit("--sysctl: more than 32");
 			if (sim_sysctl_parse(v, &o->settings[o->nsettings++], err, sizeof(err)))
 				usage_exit(err);
+		} else if (!strncmp(a, "--", 2) && a[2]) {
+			if (o->nwl_opt == BENCH_WL_OPT_MAX) {
+				snprintf(err, sizeof(err), "%s: more than %d workload options", a, BENCH_WL_OPT_MAX);
+				usage_exit(err);
+			}
+			o->wl_opt[o->nwl_opt][0] = a + (strncmp(a, "--wl-", 5) ? 2 : 5);
+			o->wl_opt[o->nwl_opt++][1] = v;
 		} else {
 			snprintf(err, sizeof(err), "unknown option '%s'", a);
 			usage_exit(err);
@@ -125,6 +151,42 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (!o->machine || !o->workload)
 		usage_exit("--machine and --workload are required");
+}
+
+/* The workload's options of o into opt (kernel/bench's defaults, then
+ * each --NAME VALUE checked by bench_wl_set_opt); every thread count of sw
+ * checked against the workload's range and its own check. A test workload
+ * takes no options. */
+static void workload_options(const struct options *o, const struct sim_sweep *sw, uint64_t *opt)
+{
+	char err[200];
+	const struct bench_wl *bw = sim_workload_bench(sw->wl);
+	if (!bw) {
+		if (o->nwl_opt) {
+			snprintf(err, sizeof(err), "unknown option '--%s'", o->wl_opt[0][0]);
+			usage_exit(err);
+		}
+		return;
+	}
+	bench_wl_defaults(bw, opt);
+	for (int i = 0; i < o->nwl_opt; i++) {
+		for (int j = 0; j < i; j++)
+			if (!strcmp(o->wl_opt[i][0], o->wl_opt[j][0])) {
+				snprintf(err, sizeof(err), "--%s: given twice", o->wl_opt[i][0]);
+				usage_exit(err);
+			}
+		if (bench_wl_opt_index(bw, o->wl_opt[i][0]) < 0) {
+			snprintf(err, sizeof(err), "unknown option '--%s' (%s has: schedsim --list)",
+				 o->wl_opt[i][0], bw->name);
+			usage_exit(err);
+		}
+		if (bench_wl_set_opt(bw, opt, o->wl_opt[i][0], o->wl_opt[i][1], err, sizeof(err)))
+			usage_exit(err);
+	}
+	for (int c = 0; c < sw->ncols; c++)
+		if (bench_wl_check_threads(bw, sw->threads[c], err, sizeof(err)) ||
+		    (bw->check && bw->check(opt, sw->threads[c], err, sizeof(err))))
+			usage_exit(err);
 }
 
 /* The comma-separated thread counts of s into sw. */
@@ -196,6 +258,12 @@ int main(int argc, char **argv)
 	sw.runs = (int)o.runs;
 	parse_threads(o.threads, &sw);
 	parse_policies(o.policies, &sw);
+	static uint64_t wl_opt[BENCH_WL_OPT_MAX];
+	workload_options(&o, &sw, wl_opt);
+	/* A benchmark workload ends by itself (its --time, its work); the
+	 * stop is then only a limit, an hour unless --duration-ms says. */
+	if (sim_workload_bench(sw.wl) && !o.duration_given)
+		o.duration_ms = 3600000;
 	snprintf(sw.name, sizeof(sw.name), "%s", o.name ? o.name : sw.wl->name);
 	if (!bench_csv_name_ok(sw.name))
 		usage_exit("--name: 1..40 of A-Z a-z 0-9 . _ -");
@@ -208,10 +276,17 @@ int main(int argc, char **argv)
 	}
 	printf("schedsim: machine %s (%s, %u CPUs), workload %s: %s\n", sm.m.model, sm.path, sm.m.cpu_count,
 	       sw.wl->name, sw.wl->what);
-	printf("schedsim: %d run%s of %llu ms per policy and thread count, seed %llu, hz %llu, IPI %llu ns, "
-	       "resume %llu ns\n\n", sw.runs, sw.runs == 1 ? "" : "s", (unsigned long long)o.duration_ms,
-	       (unsigned long long)o.seed, (unsigned long long)o.hz, (unsigned long long)o.ipi_ns,
-	       (unsigned long long)o.resume_ns);
+	const struct bench_wl *bw = sim_workload_bench(sw.wl);
+	if (bw) {
+		printf("schedsim: options");
+		for (int k = 0; k < bw->nopts; k++)
+			printf(" --%s %llu", bw->opts[k].name, (unsigned long long)wl_opt[k]);
+		printf("\n");
+	}
+	printf("schedsim: %d run%s %s %llu ms per policy and thread count, seed %llu, hz %llu, IPI %llu ns, "
+	       "resume %llu ns\n\n", sw.runs, sw.runs == 1 ? "" : "s", bw ? "of at most" : "of",
+	       (unsigned long long)o.duration_ms, (unsigned long long)o.seed, (unsigned long long)o.hz,
+	       (unsigned long long)o.ipi_ns, (unsigned long long)o.resume_ns);
 	double t0 = sim_host_seconds();
 	uint64_t events = 0;
 	int failed = 0;
@@ -222,7 +297,8 @@ int main(int argc, char **argv)
 							  .nsettings = o.nsettings, .wl = sw.wl, .threads = sw.threads[c],
 							  .seed = run_seed(o.seed, sw.threads[c], r),
 							  .duration_ns = o.duration_ms * 1000000ull, .hz = (int)o.hz,
-							  .ipi_ns = o.ipi_ns, .resume_ns = o.resume_ns, .trace = trace != NULL };
+							  .ipi_ns = o.ipi_ns, .resume_ns = o.resume_ns, .trace = trace != NULL,
+							  .opt = sim_workload_bench(sw.wl) ? wl_opt : NULL };
 				struct sim_result res;
 				if (sim_run(&cfg, &res) || res.value < 0 || res.value > BENCH_VALUE_MAX) {
 					fprintf(stderr, "schedsim: policy %s, %d threads, run %d: no sample\n",

@@ -142,31 +142,63 @@ static int policy_option(const char *spec, char *word, struct sim_policy *p, cha
 	return -1;
 }
 
+/* The named policies of the kernel's `bench` (kernel/shell/
+ * cmd_bench_policy.c, docs/bench.md "Policies"), each a base and the
+ * options that differ from the kernel's defaults (every run starts from
+ * them); tests/host/test_sim.py checks that both lists name the same
+ * policies. */
+static const struct {
+	const char *name;
+	int kind;
+	const char *opts;   /* ":"-separated NAME=VALUE, "" for none */
+} named[] = {
+	{ "ule", SIM_POL_ULE, "" },
+	{ "hmp", SIM_POL_HMP, "" },
+	{ "hmp-no-d", SIM_POL_HMP, "steer=0" },
+	{ "hmp-upmigrate", SIM_POL_HMP, "upmigrate=0" },
+	{ "hmp-report", SIM_POL_HMP, "upmigrate=0:smt_steer=0" },
+	{ "hmp+class", SIM_POL_HMP, "class_aware=1" },
+	{ "primary-p", SIM_POL_ULE, "primary=performance" },
+	{ "primary-e", SIM_POL_ULE, "primary=efficiency" },
+	{ "oracle", SIM_POL_ORACLE, "" },
+	{ "random", SIM_POL_RANDOM, "" },
+};
+#define NNAMED (sizeof(named) / sizeof(named[0]))
+
+/* Parses the ":"-separated options of text (a copy is cut up) into p. */
+static int policy_options(const char *spec, const char *text, struct sim_policy *p, char *err, size_t len)
+{
+	char buf[SIM_POLICY_NAME_MAX + 1];
+	snprintf(buf, sizeof(buf), "%s", text);
+	char *save = NULL;
+	for (char *word = strtok_r(buf, ":", &save); word; word = strtok_r(NULL, ":", &save))
+		if (policy_option(spec, word, p, err, len))
+			return -1;
+	return 0;
+}
+
 /* See sim_policy.h. */
 int sim_policy_parse(const char *spec, struct sim_policy *p, char *err, size_t len)
 {
-	static const char *const bases[] = { "ule", "hmp", "oracle", "random" };
-	char buf[SIM_POLICY_NAME_MAX + 1];
 	memset(p, 0, sizeof(*p));
 	if (strlen(spec) > SIM_POLICY_NAME_MAX) {
 		snprintf(err, len, "policy '%.20s...': longer than %d characters", spec, SIM_POLICY_NAME_MAX);
 		return -1;
 	}
 	snprintf(p->name, sizeof(p->name), "%s", spec);
-	snprintf(buf, sizeof(buf), "%s", spec);
-	char *save = NULL, *word = strtok_r(buf, ":", &save);
-	p->kind = -1;
-	for (int k = 0; word && k < 4; k++)
-		if (strcmp(word, bases[k]) == 0)
-			p->kind = k;
-	if (p->kind < 0) {
-		snprintf(err, len, "policy '%s': '%s' is not ule, hmp, oracle or random", spec, word ? word : "");
+	size_t base_len = strcspn(spec, ":");
+	size_t k = 0;
+	while (k < NNAMED && (strlen(named[k].name) != base_len || strncmp(spec, named[k].name, base_len)))
+		k++;
+	if (k == NNAMED) {
+		snprintf(err, len, "policy '%s': '%.*s' is not a policy (schedsim --list shows them)", spec,
+			 (int)(base_len < 40 ? base_len : 40), spec);
 		return -1;
 	}
-	while ((word = strtok_r(NULL, ":", &save)))
-		if (policy_option(spec, word, p, err, len))
-			return -1;
-	return 0;
+	p->kind = named[k].kind;
+	if (policy_options(spec, named[k].opts, p, err, len))
+		return -1;
+	return policy_options(spec, spec + base_len, p, err, len);
 }
 
 /* See sim_policy.h. */
@@ -249,7 +281,13 @@ const struct cpuset *sim_policy_pin(const struct sim_policy *p, int k, struct cp
 /* Lists the variables and options (schedsim --list). */
 void sim_policy_list(FILE *f)
 {
-	fprintf(f, "policies: ule, hmp, oracle, random; options (POLICY:NAME=VALUE):\n");
+	fprintf(f, "policies (POLICY[:NAME=VALUE]...):\n");
+	for (size_t i = 0; i < NNAMED; i++)
+		fprintf(f, "  %-16s %s%s%s\n", named[i].name,
+			named[i].kind == SIM_POL_HMP ? "hmp" : named[i].kind == SIM_POL_ULE ? "ule" :
+			named[i].kind == SIM_POL_ORACLE ? "oracle (simulator only)" : "random (simulator only)",
+			named[i].opts[0] ? ":" : "", named[i].opts);
+	fprintf(f, "options (NAME=VALUE):\n");
 	for (size_t i = 0; i < NKNOBS; i++)
 		if (knobs[i].opt)
 			fprintf(f, "  %-16s %s\n", knobs[i].opt, knobs[i].name);

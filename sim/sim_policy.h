@@ -2,19 +2,23 @@
  * sim_policy.h — placement policies of schedsim and the kernel variables
  * they set.
  *
- * A policy is a base and options, e.g. "hmp:steer=0:primary=performance":
- *   ule      kern.sched.policy=ule (stock ULE placement)
- *   hmp      kern.sched.policy=hmp (docs/hmp.md), every switch as the kernel's default
+ * A policy is a name and options, e.g. "hmp:steer=0:primary=performance".
+ * The names are the kernel's `bench` policies (docs/bench.md, the same
+ * named sets of kern.sched.* variables) and two that exist only here:
+ *   ule, hmp, hmp-no-d, hmp-upmigrate, hmp-report, hmp+class, primary-p,
+ *   primary-e   as `bench policies` lists them (every run starts from the
+ *               kernel's defaults, then the policy's settings)
  *   oracle   the best static placement of a CPU-bound load: the k-th thread
  *            the workload spawns is pinned to the k-th CPU of the machine's
  *            order of marginal throughput (sim_oracle_order), modulo the CPUs
  *   random   the k-th spawned thread pinned to a random permutation of the
  *            CPUs (from the run's seed), modulo the CPUs
- * Options (each at most once): weight, normalize, smt, steer, random,
- * highest_random, smt_steer, upmigrate, class_aware, audit (0|1, the
- * kern.sched.hmp.* switches), metric=perf|ee, primary=all|performance|
- * efficiency (kern.sched.primary). Oracle and random place with ULE.
- * --sysctl NAME=VALUE sets any kern.sched.* variable below for every run.
+ * Options (each at most once, also not one the name already sets): weight,
+ * normalize, smt, steer, random, highest_random, smt_steer, upmigrate,
+ * class_aware, audit, balance_stats (0|1, the kern.sched.hmp.* switches),
+ * metric=perf|ee, primary=all|performance|efficiency (kern.sched.primary).
+ * Oracle and random place with ULE. --sysctl NAME=VALUE sets any
+ * kern.sched.* variable below for every run.
  */
 #ifndef MOSAIC_SIM_POLICY_H
 #define MOSAIC_SIM_POLICY_H

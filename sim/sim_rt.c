@@ -165,7 +165,7 @@ static void thread_entry(void *arg)
 static void main_entry(void *arg)
 {
 	(void)arg;
-	struct sim_wl_args a = { sim.cfg->threads, sim.cfg->duration_ns };
+	struct sim_wl_args a = { sim.cfg->threads, sim.cfg->duration_ns, sim.cfg->opt };
 	sim.value = sim.cfg->wl->run(sim.cfg->wl, &a);
 	sim.main_done = 1;
 }
