@@ -32,6 +32,7 @@ static const struct sim_knob knobs[] = {
 	{ "kern.sched.hmp.upmigrate", "upmigrate", &hmp_upmigrate, 0, 1, NULL },
 	{ "kern.sched.hmp.class_aware", "class_aware", &hmp_class_aware, 0, 1, NULL },
 	{ "kern.sched.hmp.audit", "audit", &hmp_audit, 0, 1, NULL },
+	{ "kern.sched.hmp.balance_stats", "balance_stats", &hmp_balance_stats, 0, 1, NULL },
 	{ "kern.sched.hmp.metric", "metric", &hmp_metric, 0, 1, metric_words },
 	{ "kern.sched.primary", "primary", &sched_primary_kind, 0, 2, primary_words },
 	{ "kern.sched.slice", NULL, &sched_slice, 1, 1000, NULL },

@@ -209,7 +209,7 @@ int sched_cpu_core_type(int cpu);
 
 extern int64_t sched_policy;
 extern int64_t hmp_sw_weight, hmp_sw_normalize, hmp_sw_smt, hmp_sw_steer, hmp_sw_random,
-	hmp_sw_highest_random, hmp_sw_smt_steer, hmp_metric, hmp_audit, hmp_upmigrate;
+	hmp_sw_highest_random, hmp_sw_smt_steer, hmp_metric, hmp_audit, hmp_upmigrate, hmp_balance_stats;
 
 /* Cost hook: SCHED_COST(groups|cpus|muls|stat_hits|stat_recomputes, n)
  * marks the work of the placement code (cpu_group nodes visited, CPUs

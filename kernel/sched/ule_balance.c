@@ -139,8 +139,8 @@ static int balance_receivers(const struct search_mode *mode, int high, struct cp
 
 /* See ule.h. One pass over cg: the most loaded CPU gives a thread to the
  * least loaded one on its least loaded path, pair after pair. Under hmp
- * the receivers are first narrowed to those the weighted comparison
- * accepts (balance_receivers). */
+ * (with kern.sched.hmp.balance_stats) the receivers are first narrowed to
+ * those the weighted comparison accepts (balance_receivers). */
 int sched_balance_group(const struct search_mode *mode, const struct cpu_group *cg)
 {
 	struct cpuset hmask = sched_online, lmask;
@@ -160,7 +160,8 @@ int sched_balance_group(const struct search_mode *mode, const struct cpu_group *
 			return resched;
 		}
 		int anylow = 1;
-		if (mode->hmp && sched_cpu_transferable(high) > 0) {
+		if (mode->hmp && __atomic_load_n(&hmp_balance_stats, __ATOMIC_RELAXED) &&
+		    sched_cpu_transferable(high) > 0) {
 			if (!balance_receivers(mode, high, &lmask))
 				return resched;
 			anylow = 0;   /* some have fewer threads: none left means none accepted */

@@ -43,6 +43,11 @@ int64_t hmp_metric = HMP_METRIC_PERF;
  * schedstats how often steering changed a placement (costs a second
  * search per placement). */
 int64_t hmp_audit = 1;
+/* kern.sched.hmp.balance_stats: the balancer narrows a donor's receivers
+ * once, from per-pass statistics, to those its weighted comparison
+ * accepts (ule_balance.c); 0 searches and refuses them one at a time,
+ * as before that change (kept to measure and compare the two). */
+int64_t hmp_balance_stats = 1;
 
 static uint8_t on(const int64_t *sw)
 {
