@@ -181,12 +181,13 @@ static int policy_options(const char *spec, const char *text, struct sim_policy 
 /* See sim_policy.h. */
 int sim_policy_parse(const char *spec, struct sim_policy *p, char *err, size_t len)
 {
+	size_t n = strlen(spec);
 	memset(p, 0, sizeof(*p));
-	if (strlen(spec) > SIM_POLICY_NAME_MAX) {
+	if (n > SIM_POLICY_NAME_MAX) {
 		snprintf(err, len, "policy '%.20s...': longer than %d characters", spec, SIM_POLICY_NAME_MAX);
 		return -1;
 	}
-	snprintf(p->name, sizeof(p->name), "%s", spec);
+	memcpy(p->name, spec, n + 1);
 	size_t base_len = strcspn(spec, ":");
 	size_t k = 0;
 	while (k < NNAMED && (strlen(named[k].name) != base_len || strncmp(spec, named[k].name, base_len)))

@@ -120,6 +120,35 @@ static void test_specs(void **state)
 	sim_tunables_restore();
 }
 
+/* bench's named policies: a base and their settings, options after them. */
+static void test_named(void **state)
+{
+	(void)state;
+	struct sim_policy p;
+	assert_int_equal(sim_policy_parse("hmp-report:metric=ee", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.kind, SIM_POL_HMP);
+	assert_string_equal(p.name, "hmp-report:metric=ee");
+	assert_int_equal(p.nopts, 3);
+	sim_tunables_save();
+	sim_policy_apply(&p);
+	assert_int_equal(hmp_upmigrate, 0);
+	assert_int_equal(hmp_sw_smt_steer, 0);
+	assert_int_equal(hmp_metric, HMP_METRIC_EE);
+	assert_int_equal(hmp_sw_steer, 1);
+	sim_tunables_restore();
+	assert_int_equal(sim_policy_parse("primary-e", &p, err, sizeof(err)), 0);
+	assert_int_equal(p.kind, SIM_POL_ULE);
+	sim_policy_apply(&p);
+	assert_int_equal(sched_primary_kind, 2);
+	assert_int_equal(sched_policy, SCHED_POLICY_ULE);
+	sim_tunables_restore();
+	assert_int_equal(sim_policy_parse("hmp:balance_stats=0", &p, err, sizeof(err)), 0);
+	sim_policy_apply(&p);
+	assert_int_equal(hmp_balance_stats, 0);
+	sim_tunables_restore();
+	assert_int_equal(hmp_balance_stats, 1);
+}
+
 static void expect_refusal(const char *spec, const char *message)
 {
 	struct sim_policy p;
@@ -130,7 +159,9 @@ static void expect_refusal(const char *spec, const char *message)
 static void test_refusals(void **state)
 {
 	(void)state;
-	expect_refusal("cfs", "policy 'cfs': 'cfs' is not ule, hmp, oracle or random");
+	expect_refusal("cfs", "policy 'cfs': 'cfs' is not a policy (schedsim --list shows them)");
+	expect_refusal("hmp-:steer=0", "policy 'hmp-:steer=0': 'hmp-' is not a policy (schedsim --list shows them)");
+	expect_refusal("hmp-no-d:steer=1", "policy 'hmp-no-d:steer=1': option 'steer' given twice");
 	expect_refusal("hmp:steer", "policy 'hmp:steer': option 'steer' is not NAME=VALUE");
 	expect_refusal("hmp:steer=0:steer=1", "policy 'hmp:steer=0:steer=1': option 'steer' given twice");
 	expect_refusal("hmp:colour=1", "policy 'hmp:colour=1': unknown option 'colour' (schedsim --list shows them)");
@@ -162,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_oracle_155h),
 		cmocka_unit_test(test_pinning),
 		cmocka_unit_test(test_specs),
+		cmocka_unit_test(test_named),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
