@@ -54,11 +54,11 @@ int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, 
 		snprintf(err, len, "%s: 'topology cpuid': the simulator needs the cpu lines", sm->path);
 		rc = -1;
 	}
-	return rc ? -1 : sim_machine_topology(sm, err, len);
+	return rc ? -1 : sim_machine_topology(sm, 0, err, len);
 }
 
 /* See sim_machine.h. */
-int sim_machine_topology(struct sim_machine *sm, char *err, size_t len)
+int sim_machine_topology(struct sim_machine *sm, int smt_blind, char *err, size_t len)
 {
 	const struct machine *m = &sm->m;
 	struct cpu_desc *ptr[MACHINE_MAX_CPUS];
@@ -73,6 +73,13 @@ int sim_machine_topology(struct sim_machine *sm, char *err, size_t len)
 	}
 	if (machine_apply(m, ptr, m->cpu_count, err, len))
 		return -1;
+	for (unsigned i = 0; smt_blind && i < m->cpu_count; i++) {
+		struct cpu_desc *d = &sm->desc[i];
+		d->core_id = d->module_id = d->apic_id = i;
+		d->smt_id = 0;
+		d->smt_threads = 1;
+		d->cache_id[1] = d->cache_id[2] = i;
+	}
 	if (topo_build(&sm->topo, sm->desc, m->cpu_count, NULL) != TOPO_OK) {
 		snprintf(err, len, "%s: no topology: %s", sm->path, sm->topo.error);
 		return -1;

@@ -8,7 +8,7 @@
  *            [--policy LIST] [--seed N] [--duration-ms MS] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]...
  *            [--presets DIR] [--name NAME] [--trace FILE] [--compare TABLE]
- *            [--cost] [--OPTION VALUE]...
+ *            [--cost] [--smt-blind] [--OPTION VALUE]...
  *   schedsim --list
  *
  * --OPTION VALUE are the workload's own options, as `bench` takes them
@@ -36,7 +36,8 @@ static void usage_exit(const char *msg)
 	fprintf(stderr, "usage: schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]\n"
 			"                [--policy LIST] [--seed N] [--duration-ms MS] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--presets DIR] [--name NAME]\n"
-			"                [--trace FILE] [--compare TABLE] [--cost] [--OPTION VALUE]...\n"
+			"                [--trace FILE] [--compare TABLE] [--cost] [--smt-blind]\n"
+			"                [--OPTION VALUE]...\n"
 			"       schedsim --list\n");
 	exit(2);
 }
@@ -54,7 +55,7 @@ static uint64_t number(const char *opt, const char *s, uint64_t min, uint64_t ma
 struct options {
 	const char *machine, *presets, *workload, *threads, *policies, *name, *trace, *compare;
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns;
-	int cost;
+	int cost, smt_blind;
 	int duration_given;
 	struct sim_setting settings[32];
 	int nsettings;
@@ -93,6 +94,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			list_exit();
 		if (!strcmp(a, "--cost")) {
 			o->cost = 1;
+			continue;
+		}
+		if (!strcmp(a, "--smt-blind")) {
+			o->smt_blind = 1;
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
@@ -250,7 +255,8 @@ int main(int argc, char **argv)
 		snprintf(err, sizeof(err), "--workload '%s': unknown (schedsim --list shows them)", o.workload);
 		usage_exit(err);
 	}
-	if (sim_machine_load(o.presets, o.machine, &sm, err, sizeof(err))) {
+	if (sim_machine_load(o.presets, o.machine, &sm, err, sizeof(err)) ||
+	    (o.smt_blind && sim_machine_topology(&sm, 1, err, sizeof(err)))) {
 		fprintf(stderr, "schedsim: %s\n", err);
 		return 2;
 	}
@@ -274,8 +280,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "schedsim: %s\n", o.trace && !trace ? "cannot write the trace file" : "no memory");
 		return 1;
 	}
-	printf("schedsim: machine %s (%s, %u CPUs), workload %s: %s\n", sm.m.model, sm.path, sm.m.cpu_count,
-	       sw.wl->name, sw.wl->what);
+	printf("schedsim: machine %s (%s, %u CPUs%s), workload %s: %s\n", sm.m.model, sm.path, sm.m.cpu_count,
+	       o.smt_blind ? ", SMT siblings not told to the scheduler" : "", sw.wl->name, sw.wl->what);
 	const struct bench_wl *bw = sim_workload_bench(sw.wl);
 	if (bw) {
 		printf("schedsim: options");
