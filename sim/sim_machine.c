@@ -58,7 +58,7 @@ int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, 
 }
 
 /* See sim_machine.h. */
-int sim_machine_topology(struct sim_machine *sm, int smt_blind, char *err, size_t len)
+int sim_machine_topology(struct sim_machine *sm, int flat, char *err, size_t len)
 {
 	const struct machine *m = &sm->m;
 	struct cpu_desc *ptr[MACHINE_MAX_CPUS];
@@ -73,12 +73,14 @@ int sim_machine_topology(struct sim_machine *sm, int smt_blind, char *err, size_
 	}
 	if (machine_apply(m, ptr, m->cpu_count, err, len))
 		return -1;
-	for (unsigned i = 0; smt_blind && i < m->cpu_count; i++) {
+	for (unsigned i = 0; flat && i < m->cpu_count; i++) {
 		struct cpu_desc *d = &sm->desc[i];
 		d->core_id = d->module_id = d->apic_id = i;
 		d->smt_id = 0;
 		d->smt_threads = 1;
 		d->cache_id[1] = d->cache_id[2] = i;
+		d->cache_id[3] = 0;
+		d->die_id = d->package_id = 0;
 	}
 	if (topo_build(&sm->topo, sm->desc, m->cpu_count, NULL) != TOPO_OK) {
 		snprintf(err, len, "%s: no topology: %s", sm->path, sm->topo.error);

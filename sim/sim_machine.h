@@ -20,11 +20,11 @@ struct sim_machine {
  * reason" (or what else went wrong) in err. */
 int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, char *err, size_t len);
 /* The descriptors and the tree of sm->m; 0 or -1 with a reason. With
- * smt_blind the scheduler is not told which CPUs are SMT siblings: each
- * CPU is a core of its own with its own L1 and L2 (as a scheduler without
- * SMT awareness, the 2003 HT seed's "HT-unaware" kernels, sees them);
- * the machine itself (its speeds, how siblings share a core in the work
- * clock) is unchanged. */
-int sim_machine_topology(struct sim_machine *sm, int smt_blind, char *err, size_t len);
+ * flat the scheduler is told nothing of the topology: every CPU is a core
+ * of its own with its own L1 and L2, all under one L3 in one package (as
+ * a scheduler without SMT or package awareness sees them: the 2003 HT
+ * seed's stock SMP kernel with HT on); the machine itself (its speeds,
+ * how SMT siblings share a core in the work clock) is unchanged. */
+int sim_machine_topology(struct sim_machine *sm, int flat, char *err, size_t len);
 
 #endif

@@ -8,7 +8,7 @@
  *            [--policy LIST] [--seed N] [--duration-ms MS] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]...
  *            [--presets DIR] [--name NAME] [--trace FILE] [--compare TABLE]
- *            [--cost] [--smt-blind] [--OPTION VALUE]...
+ *            [--cost] [--flat] [--OPTION VALUE]...
  *   schedsim --list
  *
  * --OPTION VALUE are the workload's own options, as `bench` takes them
@@ -36,7 +36,7 @@ static void usage_exit(const char *msg)
 	fprintf(stderr, "usage: schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]\n"
 			"                [--policy LIST] [--seed N] [--duration-ms MS] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--presets DIR] [--name NAME]\n"
-			"                [--trace FILE] [--compare TABLE] [--cost] [--smt-blind]\n"
+			"                [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
 			"                [--OPTION VALUE]...\n"
 			"       schedsim --list\n");
 	exit(2);
@@ -55,7 +55,7 @@ static uint64_t number(const char *opt, const char *s, uint64_t min, uint64_t ma
 struct options {
 	const char *machine, *presets, *workload, *threads, *policies, *name, *trace, *compare;
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns;
-	int cost, smt_blind;
+	int cost, flat;
 	int duration_given;
 	struct sim_setting settings[32];
 	int nsettings;
@@ -96,8 +96,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->cost = 1;
 			continue;
 		}
-		if (!strcmp(a, "--smt-blind")) {
-			o->smt_blind = 1;
+		if (!strcmp(a, "--flat")) {
+			o->flat = 1;
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
 		usage_exit(err);
 	}
 	if (sim_machine_load(o.presets, o.machine, &sm, err, sizeof(err)) ||
-	    (o.smt_blind && sim_machine_topology(&sm, 1, err, sizeof(err)))) {
+	    (o.flat && sim_machine_topology(&sm, 1, err, sizeof(err)))) {
 		fprintf(stderr, "schedsim: %s\n", err);
 		return 2;
 	}
@@ -281,7 +281,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("schedsim: machine %s (%s, %u CPUs%s), workload %s: %s\n", sm.m.model, sm.path, sm.m.cpu_count,
-	       o.smt_blind ? ", SMT siblings not told to the scheduler" : "", sw.wl->name, sw.wl->what);
+	       o.flat ? ", a flat topology for the scheduler" : "", sw.wl->name, sw.wl->what);
 	const struct bench_wl *bw = sim_workload_bench(sw.wl);
 	if (bw) {
 		printf("schedsim: options");
