@@ -270,7 +270,7 @@ SIM_LDFLAGS := -Wl,--wrap=sched_pickcpu -Wl,--wrap=sched_balance
 SIM_SCHED_SRCS := $(sort $(wildcard kernel/sched/*.c))
 SIM_OTHER_SRCS := $(sort $(wildcard sim/*.c) $(wildcard tests/sim/wl_*.c) tests/unit/seed_table.c \
                   kernel/machine/workclock.c kernel/machine/speed_model.c $(UNIT_SRCS_machine_parse) \
-                  $(BENCH_SRCS) kernel/bench/bench_wl.c $(wildcard kernel/bench/wl_*.c) kernel/lib/parse.c)
+                  $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c)
 SIM_OTHER_OBJ := $(patsubst %.c,$(BUILD)/sim/%.o,$(SIM_OTHER_SRCS))
 
 $(BUILD)/sim/kernel/sched/%.o: kernel/sched/%.c

@@ -219,6 +219,10 @@ struct sim {
 };
 extern struct sim sim;
 
+/* Simulated ns of every run so far, from their starts to their ends
+ * (sim_run.c): brt_now() outside a run. */
+extern uint64_t sim_plan_ns;
+
 /* sim_engine.c */
 /* Runs one run of cfg on m to its end; fills *res. 0, or -1 after a
  * message on stderr (the workload did not end, ...). */

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <parse.h>
 #include "bench_csv.h"
+#include "bench_drv.h"
 #include "bench_wl.h"
 #include "sim_clock.h"
 #include "sim_report.h"
@@ -233,13 +234,35 @@ static void parse_policies(const char *s, struct sim_sweep *sw)
 		usage_exit("--policy: no policy");
 }
 
-/* The seed of run r at column c: the same for every policy, so policies
- * meet the same tick phases and random numbers. */
-static uint64_t run_seed(uint64_t seed, int threads, int r)
+/* The plan as `bench sweep` takes it, for kernel/bench's driver: NULL
+ * when it does not fit bench's limits (at most 4 policies, names of at
+ * most 23 characters without ':' — bench names its policies, it does not
+ * take options in them), else words[] filled and *n their number. */
+static char **bench_words(const struct options *o, const struct sim_sweep *sw, int *n)
 {
-	uint64_t s = seed ^ ((uint64_t)threads << 32) ^ (uint64_t)r;
-	sim_mix(&s);
-	return sim_mix(&s);
+	static char *words[8 + 2 * BENCH_WL_OPT_MAX];
+	static char names[BENCH_WL_OPT_MAX][48], runs[24];
+	if (sw->npol > BENCH_MAX_POLICIES)
+		return NULL;
+	for (int p = 0; p < sw->npol; p++)
+		if (strlen(sw->pol[p].name) >= BENCH_POLICY_NAME_MAX || strchr(sw->pol[p].name, ':'))
+			return NULL;
+	snprintf(runs, sizeof(runs), "%d", sw->runs);
+	int k = 0;
+	words[k++] = (char *)sw->wl->name;
+	words[k++] = "--threads";
+	words[k++] = (char *)o->threads;
+	words[k++] = "--runs";
+	words[k++] = runs;
+	words[k++] = "--policy";
+	words[k++] = (char *)o->policies;
+	for (int i = 0; i < o->nwl_opt; i++) {
+		snprintf(names[i], sizeof(names[i]), "--%s", o->wl_opt[i][0]);
+		words[k++] = names[i];
+		words[k++] = (char *)o->wl_opt[i][1];
+	}
+	*n = k;
+	return words;
 }
 
 /* Runs every policy at every thread count runs times, then reports. */
@@ -293,41 +316,22 @@ int main(int argc, char **argv)
 	       "resume %llu ns\n\n", sw.runs, sw.runs == 1 ? "" : "s", bw ? "of at most" : "of",
 	       (unsigned long long)o.duration_ms, (unsigned long long)o.seed, (unsigned long long)o.hz,
 	       (unsigned long long)o.ipi_ns, (unsigned long long)o.resume_ns);
+	sw.base = (struct sim_config){ .sm = &sm, .settings = o.settings, .nsettings = o.nsettings, .wl = sw.wl,
+				       .duration_ns = o.duration_ms * 1000000ull, .hz = (int)o.hz, .ipi_ns = o.ipi_ns,
+				       .resume_ns = o.resume_ns, .opt = bw ? wl_opt : NULL };
+	sw.seed = o.seed;
+	sw.trace = trace;
+	int nwords = 0;
+	char **words = bw ? bench_words(&o, &sw, &nwords) : NULL;
+	if (bw && !words)
+		printf("schedsim: more than %d policies, a policy with options or a name of %d characters or "
+		       "more: schedsim's own runner (bench's tables, in groups of %d policies)\n\n",
+		       BENCH_MAX_POLICIES, BENCH_POLICY_NAME_MAX, BENCH_MAX_POLICIES);
 	double t0 = sim_host_seconds();
-	uint64_t events = 0;
-	int failed = 0;
-	for (int r = 0; r < sw.runs; r++)
-		for (int c = 0; c < sw.ncols; c++)
-			for (int p = 0; p < sw.npol; p++) {
-				struct sim_config cfg = { .sm = &sm, .policy = &sw.pol[p], .settings = o.settings,
-							  .nsettings = o.nsettings, .wl = sw.wl, .threads = sw.threads[c],
-							  .seed = run_seed(o.seed, sw.threads[c], r),
-							  .duration_ns = o.duration_ms * 1000000ull, .hz = (int)o.hz,
-							  .ipi_ns = o.ipi_ns, .resume_ns = o.resume_ns, .trace = trace != NULL,
-							  .opt = sim_workload_bench(sw.wl) ? wl_opt : NULL };
-				struct sim_result res;
-				if (sim_run(&cfg, &res) || res.value < 0 || res.value > BENCH_VALUE_MAX) {
-					fprintf(stderr, "schedsim: policy %s, %d threads, run %d: no sample\n",
-						sw.pol[p].name, sw.threads[c], r + 1);
-					failed = 1;
-				}
-				*sim_sample(&sw, p, c, r) = res.value < 0 ? 0 : res.value;
-				for (int k = 0; k < SIM_COST_KINDS; k++) {
-					uint64_t *to = &sw.cost[p][c][k].calls;
-					const uint64_t *from = &res.cost[k].calls;
-					for (size_t i = 0; i < sizeof(res.cost[k]) / sizeof(uint64_t); i++)
-						to[i] += from[i];
-				}
-				events += res.events;
-				if (trace)
-					sim_trace_write(trace, &sw, p, c, r, &res);
-				free(res.seg);
-			}
+	int failed = words ? sim_sweep_bench(&sw, nwords, words) : sim_sweep_own(&sw);
 	double secs = sim_host_seconds() - t0;
 	if (failed)
-		return 1;
-	if (sim_report_tables(&sw))
-		return 1;
+		return failed;
 	sim_report_summary(&sw);
 	if (o.compare && sim_report_compare(&sw, o.compare))
 		return 1;
@@ -338,6 +342,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "schedsim: %d runs, %llu events in %.2f s\n", sw.runs * sw.ncols * sw.npol,
-		(unsigned long long)events, secs);
+		(unsigned long long)sw.events, secs);
 	return 0;
 }

@@ -29,12 +29,33 @@ struct sim_sweep {
 	int runs;
 	int64_t *v;                                         /* [(p * ncols + c) * runs + r] */
 	struct sim_cost_bucket (*cost)[BENCH_MAX_COLS][SIM_COST_KINDS];   /* [p][c][kind], summed */
+	/* how to run it (sim_sweep.c) */
+	struct sim_config base;      /* every run's configuration but policy, threads and seed */
+	uint64_t seed;               /* --seed: each run's seed comes from it */
+	FILE *trace;                 /* --trace, or NULL */
+	uint64_t events;             /* engine events of all runs */
 };
 
 static inline int64_t *sim_sample(const struct sim_sweep *sw, int p, int c, int r)
 {
 	return &sw->v[((size_t)p * (size_t)sw->ncols + (size_t)c) * (size_t)sw->runs + (size_t)r];
 }
+
+/* sim_sweep.c */
+/* One run of policy p at column c, sample r: its sample, cost and trace
+ * kept in sw; 0, or -1 after a line on stderr (no sample). */
+int sim_sweep_one(struct sim_sweep *sw, int p, int c, int r);
+/* Every run in kernel/bench's order (sample by sample, column by column,
+ * policy by policy) by schedsim's own loop, then the tables of
+ * sim_report_tables(); 0, or 1 when a run gave no sample. */
+int sim_sweep_own(struct sim_sweep *sw);
+/* The same plan through kernel/bench's driver (bench_drv_run: its run
+ * lines, then bench_drv_report: the seed report's tables, the placement,
+ * CSV) on a struct bench_plat of the simulator. words are the plan as
+ * `bench sweep` takes it (WORKLOAD --threads ... --policy ... options).
+ * 0; 1 when a run failed its check or stopped; 2 when bench's parser
+ * refused the plan (its message on stderr). */
+int sim_sweep_bench(struct sim_sweep *sw, int nwords, char *const *words);
 
 /* The report's tables: bench_report() of the first policy (the baseline)
  * with up to three others at a time; 0 or -1 (bench printed why). */

@@ -260,9 +260,13 @@ void brt_join(struct brt_thread *t, struct brt_thread_stats *st)
 
 /* ---- time and work ---- */
 
-/* See bench_rt.h: simulated ns since the simulated boot. */
+/* See bench_rt.h: simulated ns since the simulated boot. Outside a run
+ * (kernel/bench's driver between runs, sim_sweep.c) the plan's simulated
+ * time: the sum of the runs' lengths so far. */
 uint64_t brt_now(void)
 {
+	if (!sim.cur)
+		return sim_plan_ns;
 	progress(sim_current("brt_now"));
 	return sim.now;
 }

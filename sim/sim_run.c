@@ -93,6 +93,8 @@ static void queue_events(const struct sim_config *cfg)
 	sim_push(sim.stop_at, SIM_EV_STOP, 0, NULL);
 }
 
+uint64_t sim_plan_ns;
+
 /* See sim.h. */
 int sim_run(const struct sim_config *cfg, struct sim_result *res)
 {
@@ -102,6 +104,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res)
 	boot(cfg);
 	queue_events(cfg);
 	int rc = sim_engine_loop();
+	sim_plan_ns += sim.now - sim.t0;
 	res->value = sim.main_done ? sim.value : -1;
 	res->events = sim.nevents;
 	sim_cost_collect(res->cost);

@@ -40,6 +40,11 @@ int sim_workload_count(void);
 const struct sim_workload *sim_workload_at(int i);
 /* The workload called name, or NULL. */
 const struct sim_workload *sim_workload_find(const char *name);
+/* What the last run of a kernel/bench workload filled in (its value,
+ * check, placement, extras), NULL when no such run has completed since
+ * sim_workload_result_clear(). */
+const struct bench_result *sim_workload_result(void);
+void sim_workload_result_clear(void);
 /* The kernel/bench workload behind w, NULL for a test workload. */
 const struct bench_wl *sim_workload_bench(const struct sim_workload *w);
 

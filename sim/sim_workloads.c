@@ -23,24 +23,40 @@ const struct sim_workload *const sim_test_workloads[] = {
 #define SIM_BENCH_WL_MAX 16
 static struct sim_workload bench_entries[SIM_BENCH_WL_MAX];
 static int nbench = -1;   /* -1 until the registry is read */
+static struct bench_result last;   /* the last run's result (one run at a time) */
+static int last_done;              /* last is complete */
 
 /* One run of the kernel/bench workload behind w: its value, or -1 after a
  * line on stderr (check failed, cut short by the stop). */
 static int64_t bench_entry_run(const struct sim_workload *w, const struct sim_wl_args *a)
 {
 	const struct bench_wl *bw = w->ctx;
-	static struct bench_result res;   /* one run at a time; too big for a thread stack's taste */
-	memset(&res, 0, sizeof(res));
-	bw->run(a->opt, a->threads, &res);
-	if (res.aborted) {
+	struct bench_result *res = &last;
+	memset(res, 0, sizeof(*res));
+	last_done = 0;
+	bw->run(a->opt, a->threads, res);
+	last_done = 1;
+	if (res->aborted) {
 		fprintf(stderr, "schedsim: %s at %d threads: cut short by --duration-ms\n", bw->name, a->threads);
 		return -1;
 	}
-	if (!res.check_ok) {
-		fprintf(stderr, "schedsim: %s at %d threads: check failed: %s\n", bw->name, a->threads, res.check);
+	if (!res->check_ok) {
+		fprintf(stderr, "schedsim: %s at %d threads: check failed: %s\n", bw->name, a->threads, res->check);
 		return -1;
 	}
-	return res.value;
+	return res->value;
+}
+
+/* See sim_wl.h. */
+const struct bench_result *sim_workload_result(void)
+{
+	return last_done ? &last : NULL;
+}
+
+/* See sim_wl.h. */
+void sim_workload_result_clear(void)
+{
+	last_done = 0;
 }
 
 /* Fills bench_entries[] from kernel/bench's registry (once). */
