@@ -16,8 +16,11 @@
  * `--wl-OPTION VALUE` is the same and reaches one whose name schedsim
  * uses itself (make's --seed: `--wl-seed 3`).
  *
- * Prints the seed report's tables for the sweep (bench_report, with their
- * CSV blocks), then its own summary. The same command prints the same
+ * A kernel/bench workload under at most four policies named as bench names
+ * them runs through kernel/bench's driver and prints what `bench sweep`
+ * prints (sim_sweep.c); any other sweep runs in schedsim's own loop and
+ * prints the seed report's tables (bench_report, with their CSV blocks).
+ * Then schedsim's own summary. The same command prints the same
  * output, byte for byte; the time it took goes to stderr.
  * Exit status: 0; 1 when a run failed; 2 for a usage error.
  */

@@ -259,7 +259,8 @@ def test_flat_topology(ctx):
 def test_every_bench_workload_runs(ctx):
     """Every workload of kernel/bench's registry runs in the simulator from
     its own source, its check passing (a failed check gives no sample and
-    exit status 1), under every policy kind."""
+    exit status 1), under every policy kind, through kernel/bench's driver
+    (its run lines and report)."""
     listing = schedsim(ctx, "--list")
     names = re.findall(r"^  (\S+) ", listing.split("policies")[0], re.M)
     assert names[:6] == ["cpu", "make", "pgbench", "hackbench", "schbench", "frames"], names
@@ -270,6 +271,8 @@ def test_every_bench_workload_runs(ctx):
                        "--policy", "ule,hmp,oracle,random", *opts[wl])
         s = samples(out)
         assert len(s) == 8 and all(v[0] > 0 for v in s.values()), (wl, s)
+        assert "bench: run 8 of 8: %s random, 4 " % wl in out and "check ok" in out, out[:3000]
+        assert blocks(out, "runs/1") and blocks(out, "placement/1"), wl
 
 
 def test_policies_are_benchs(ctx):
