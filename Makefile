@@ -172,6 +172,8 @@ UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_wl     := $(BENCH_WL_SRCS)
 UNIT_SRCS_bench_drv    := $(BENCH_WL_SRCS)
+UNIT_SRCS_sim_policy   := sim/sim_policy.c sim/sim_random.c sim/sim_machine.c $(ULE_TEST_SRCS) \
+                          $(UNIT_SRCS_machine_parse) kernel/lib/parse.c
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -187,6 +189,7 @@ $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
 $(BUILD)/unit/test_bench_wl $(BUILD)/unit/test_bench_drv: HOST_CFLAGS += -Ikernel/bench -Itests/unit -pthread
+$(BUILD)/unit/test_sim_policy: HOST_CFLAGS += -Isim -Ikernel/sched
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- fuzz harnesses
@@ -255,10 +258,42 @@ $(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/machine/machi
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(MACHINE_INFO_SRCS)
 
+# ---------------------------------------------------------------- schedsim (docs/sim.md)
+# build/schedsim: the kernel's scheduler (every kernel/sched/*.c, as the kernel
+# links them) on simulated machines. kernel/sched/ is compiled with the cost
+# hook sim/sim_cost.h forced in; build/sim-nocost/schedsim is the same without
+# it (tests/host/test_sim.py checks that both print the same). The link map
+# build/sim/schedsim.map shows which objects went in.
+SIM_CFLAGS := -std=gnu17 -O2 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include -Ikernel/machine \
+              -Ikernel/sched -Ikernel/bench -Isim -Itests/unit -DMOSAIC_HOST -MMD -MP
+SIM_LDFLAGS := -Wl,--wrap=sched_pickcpu -Wl,--wrap=sched_balance
+SIM_SCHED_SRCS := $(sort $(wildcard kernel/sched/*.c))
+SIM_OTHER_SRCS := $(sort $(wildcard sim/*.c) $(wildcard tests/sim/wl_*.c) tests/unit/seed_table.c \
+                  kernel/machine/workclock.c kernel/machine/speed_model.c $(UNIT_SRCS_machine_parse) \
+                  $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c)
+SIM_OTHER_OBJ := $(patsubst %.c,$(BUILD)/sim/%.o,$(SIM_OTHER_SRCS))
+
+$(BUILD)/sim/kernel/sched/%.o: kernel/sched/%.c
+	@mkdir -p $(dir $@)
+	gcc $(SIM_CFLAGS) -include sim/sim_cost.h -c $< -o $@
+$(BUILD)/sim-nocost/kernel/sched/%.o: kernel/sched/%.c
+	@mkdir -p $(dir $@)
+	gcc $(SIM_CFLAGS) -c $< -o $@
+$(BUILD)/sim/%.o: %.c
+	@mkdir -p $(dir $@)
+	gcc $(SIM_CFLAGS) -c $< -o $@
+
+$(BUILD)/sim/sim/sim_clock.o: SIM_CFLAGS := $(filter-out -Ikernel/include,$(SIM_CFLAGS))
+
+$(BUILD)/schedsim: $(patsubst %.c,$(BUILD)/sim/%.o,$(SIM_SCHED_SRCS)) $(SIM_OTHER_OBJ)
+	gcc -o $@ $^ $(SIM_LDFLAGS) -Wl,-Map=$(BUILD)/sim/schedsim.map
+$(BUILD)/sim-nocost/schedsim: $(patsubst %.c,$(BUILD)/sim-nocost/%.o,$(SIM_SCHED_SRCS)) $(SIM_OTHER_OBJ)
+	gcc -o $@ $^ $(SIM_LDFLAGS)
+
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
-.PHONY: all deps run-qemu debug iso test fuzz bench clean build-kernel build-iso build-test FORCE
+.PHONY: all deps run-qemu debug iso test fuzz bench sim clean build-kernel build-iso build-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build-kernel
@@ -271,9 +306,13 @@ build-iso: $(BUILD)/mosaic.iso
 build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS) $(FUZZ_BINS)
 build-kernel: $(BUILD)/cpuid-replay $(BUILD)/machine-info
 build-test: $(BUILD)/cpuid-replay $(BUILD)/machine-info $(BUILD)/host/bench_stats_cli
+build-test: $(BUILD)/schedsim $(BUILD)/sim-nocost/schedsim
 
 iso: deps
 	@$(MAKE) --no-print-directory build-iso
+
+# The simulator needs only the host compiler.
+sim: $(BUILD)/schedsim
 
 # RUN and CMDLINE reach the runner through the environment, so any quoting
 # inside them survives the shell.

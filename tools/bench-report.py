@@ -13,6 +13,9 @@ block of the same name goes to NAME-2.csv, and so on. Plots, as DIR/NAME.png:
   latency/1    p50, p90, p99, p99.9 per policy, one panel per case
   placement/1  shares of run time on P-cores, shared SMT siblings, E-cores
                and LP E-cores, a stacked bar per policy and case
+  trace/1      a timeline of one simulated run (schedsim --trace): which CPU
+               each thread ran on when, a row per thread, coloured by CPU
+               (shades of one colour per core type)
 A damaged block (truncated, wrong count or hash, a value its schema does not
 allow) is named with its log lines and skipped; the rest is still written.
 Lines of other output inside a block (a kernel message) are dropped when the
@@ -48,8 +51,10 @@ SCHEMAS = {
                "smt_shared_pct", "e_core_pct", "lp_e_core_pct", "other_pct", "migrations",
                "hfi_updates", "end_p", "end_e", "end_lp_e", "end_other"],
     "run-extras/1": ["policy", "threads", "sample", "order", "figure", "value", "unit"],
+    "trace/1": ["policy", "threads", "run", "thread", "cpu", "core_type", "start_ns", "end_ns"],
 }
 RUN_COUNTS = ("migrations", "end_p", "end_e", "end_lp_e", "end_other")
+CORE_TYPES = {"P": "Blues", "E": "Oranges", "LP-E": "Greens", "none": "Greys"}
 PERCENTILES = ["p50", "p90", "p99", "p99_9"]
 SHARES = [("p_core_pct", "P-core"), ("smt_shared_pct", "P-core, SMT sibling busy"),
           ("e_core_pct", "E-core"), ("lp_e_core_pct", "LP E-core")]
@@ -191,8 +196,14 @@ def field_problem(schema, col, value):
             else "is not a whole number"
     if col == "baseline" or (schema == "sweep-summary/1" and col == "mwu_method"):
         return None if col == "baseline" or value in ("", "exact", "normal") else "is not exact or normal"
-    if col in ("threads", "sample", "order"):
+    if col in ("threads", "sample", "order", "run"):
         return None if is_count(value, 1) else "is not a whole number of at least 1"
+    if col in ("thread", "cpu"):
+        return None if is_count(value, 0) else "is not a whole number"
+    if col == "core_type":
+        return None if value in CORE_TYPES else "is not P, E, LP-E or none"
+    if col in ("start_ns", "end_ns"):
+        return None if re.fullmatch(r"\d{1,20}", value) else "is not a whole number of ns"
     if col == "n":
         return None if is_count(value, 0) else "is not a whole number"
     if schema == "placement/1" or (schema == "runs/1" and col.endswith("_pct")):
@@ -228,6 +239,12 @@ def validate(path, block, problems):
             why = field_problem(block.schema, col, value)
             if why:
                 problems.append((where + ": %s '%s' %s; skipped") % (line_of[i], col, value[:60], why))
+                return False
+    if block.schema == "trace/1":
+        for i, fields in enumerate(rows[1:], 1):
+            if int(fields[7]) < int(fields[6]):
+                problems.append((where + ": end_ns %s before start_ns %s; skipped") % (line_of[i], fields[7],
+                                                                                        fields[6]))
                 return False
     block.records = rows
     return True
@@ -308,7 +325,52 @@ def plot_placement(block, out):
     plt.close(fig)
 
 
-PLOTS = {"sweep/1": plot_sweep, "latency/1": plot_latency, "placement/1": plot_placement}
+def plot_trace(block, out):
+    """Timeline: a row per thread, a bar for each stretch it ran on a CPU,
+    coloured by the CPU (one colour map per core type, a shade per CPU),
+    the CPU number written on bars wide enough to hold it."""
+    import matplotlib.pyplot as plt
+    from matplotlib import colormaps
+    from matplotlib.patches import Patch
+    rows = block.records[1:]
+    t0 = min(int(r[6]) for r in rows)
+    span = max(max(int(r[7]) for r in rows) - t0, 1)
+    threads = sorted({int(r[3]) for r in rows})
+    row_of = {t: i for i, t in enumerate(threads)}
+    cpus = {}
+    for r in rows:
+        cpus.setdefault(r[5], set()).add(int(r[4]))
+    shade = {}
+    for ctype, ids in cpus.items():
+        ids = sorted(ids)
+        cmap = colormaps[CORE_TYPES[ctype]]
+        for k, cpu in enumerate(ids):
+            shade[cpu] = cmap(0.35 + 0.6 * k / max(len(ids) - 1, 1))
+    fig, ax = plt.subplots(figsize=(11, 0.3 * len(threads) + 2))
+    bars = {}   # (row, cpu) -> [(start, width)]: one collection each, however many stretches
+    for r in rows:
+        start, end, cpu = (int(r[6]) - t0) / 1e9, (int(r[7]) - t0) / 1e9, int(r[4])
+        y = row_of[int(r[3])]
+        bars.setdefault((y, cpu), []).append((start, end - start))
+        if (end - start) * 1e9 > span * 0.04:
+            ax.text((start + end) / 2, y, str(cpu), ha="center", va="center", fontsize=7)
+    for (y, cpu), ranges in bars.items():
+        ax.broken_barh(ranges, (y - 0.4, 0.8), facecolors=shade[cpu])
+    ax.set_yticks(range(len(threads)))
+    ax.set_yticklabels(["thread %d" % t for t in threads], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("time since the first stretch (s)")
+    r0 = rows[0]
+    ax.set_title("%s: %s, %s threads, run %s (numbers: CPUs)" % (block.name, r0[0], r0[1], r0[2]))
+    ax.legend(handles=[Patch(color=colormaps[CORE_TYPES[c]](0.7), label="%s-core" % c if c != "none" else "CPU")
+                       for c in CORE_TYPES if c in cpus],
+              loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
+    fig.savefig(out, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+
+
+PLOTS = {"sweep/1": plot_sweep, "latency/1": plot_latency, "placement/1": plot_placement,
+         "trace/1": plot_trace}
 
 
 def unique_name(name, used):

@@ -209,7 +209,18 @@ int sched_cpu_core_type(int cpu);
 
 extern int64_t sched_policy;
 extern int64_t hmp_sw_weight, hmp_sw_normalize, hmp_sw_smt, hmp_sw_steer, hmp_sw_random,
-	hmp_sw_highest_random, hmp_sw_smt_steer, hmp_metric, hmp_audit, hmp_upmigrate;
+	hmp_sw_highest_random, hmp_sw_smt_steer, hmp_metric, hmp_audit, hmp_upmigrate, hmp_balance_stats;
+
+/* Cost hook: SCHED_COST(groups|cpus|muls|stat_hits|stat_recomputes, n)
+ * marks the work of the placement code (cpu_group nodes visited, CPUs
+ * looked at, multiplications and divisions of the load arithmetic, the
+ * balancer's per-pass statistics reused or computed). Here it is nothing and n is not
+ * evaluated; the simulator compiles kernel/sched/ with sim/sim_cost.h forced
+ * in, which adds n to counters that no decision reads (docs/sim.md, "Cost of
+ * placement"). */
+#ifndef SCHED_COST
+#define SCHED_COST(what, n) ((void)0)
+#endif
 
 /* ---- topology search (ule_search.c) ---- */
 

@@ -39,6 +39,7 @@ int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct 
 	int moved = 0, self = sched_plat_cpu_self();
 	tdq_lock_pair(high->tdq_id, low->tdq_id);
 	int more = high->tdq_load > low->tdq_load;
+	SCHED_COST(muls, mode->hmp ? 2 : 0);
 	if (mode->hmp)   /* weighted, as the searches weigh: a move must lower the maximum */
 		more = search_thread_weight(mode, high->tdq_id) * high->tdq_load >
 		       search_thread_weight(mode, low->tdq_id) * (low->tdq_load + 1);
@@ -81,12 +82,70 @@ static void balance_lone_thread(const struct search_mode *mode, int high)
 	sched_plat_tdq_unlock(high);
 }
 
+/* The statistics of one balancer pass under hmp: each CPU's weight and
+ * weighted load, computed once per pass and reused for every donor; a move
+ * makes the entries of its two CPUs stale, so they are computed again when
+ * next needed. The idea of Linux's "sched/fair: Stats versioning and
+ * invalidation" (RFC, 2025): a balancing pass's statistics carry a
+ * version and are reused while it holds. Loads change on other CPUs
+ * meanwhile, so an entry can be as stale as the pass is long (the lock-free
+ * reads of the searches are stale too); sched_balance_pair() decides under
+ * both locks. Only the balancer (CPU 0, one pass at a time) uses them. */
+static struct {
+	uint64_t pass;                        /* version of the current pass */
+	uint64_t version[TOPO_MAXCPU];        /* pass an entry was computed in */
+	int64_t weight[TOPO_MAXCPU], wload[TOPO_MAXCPU];
+} bstats;
+
+/* cpu's weighted load (weight × threads) in this pass, its weight in *w. */
+static int64_t bstats_wload(const struct search_mode *mode, int cpu, int64_t *w)
+{
+	if (bstats.version[cpu] != bstats.pass) {
+		bstats.weight[cpu] = search_thread_weight(mode, cpu);
+		bstats.wload[cpu] = bstats.weight[cpu] * tdq_load_of(cpu);
+		bstats.version[cpu] = bstats.pass;
+		SCHED_COST(stat_recomputes, 1);
+		SCHED_COST(muls, 1);
+	} else {
+		SCHED_COST(stat_hits, 1);
+	}
+	*w = bstats.weight[cpu];
+	return bstats.wload[cpu];
+}
+
+/* hmp: keeps in *lmask only the CPUs sched_balance_pair() would let high
+ * give a thread to (weight × (threads + 1) below high's weighted load), so
+ * that the search for a receiver does not find, and drop, one refusal at
+ * a time (a full search each: cubic in the CPUs per pass). Returns 0 when
+ * no CPU of *lmask has fewer threads than high, the case where the first
+ * search would have found none. */
+static int balance_receivers(const struct search_mode *mode, int high, struct cpuset *lmask)
+{
+	int hl = tdq_load_of(high), fewer = 0;
+	int64_t w, hwl = bstats_wload(mode, high, &w);
+	struct cpuset keep;
+	cpuset_zero(&keep);
+	for (int c = cpuset_first(lmask); c >= 0; c = cpuset_next(lmask, c)) {
+		SCHED_COST(cpus, 1);
+		if (tdq_load_of(c) > hl - 1)
+			continue;
+		fewer = 1;
+		if (hwl > bstats_wload(mode, c, &w) + w)
+			cpuset_set(&keep, (unsigned)c);
+	}
+	*lmask = keep;
+	return fewer;
+}
+
 /* See ule.h. One pass over cg: the most loaded CPU gives a thread to the
- * least loaded one on its least loaded path, pair after pair. */
+ * least loaded one on its least loaded path, pair after pair. Under hmp
+ * (with kern.sched.hmp.balance_stats) the receivers are first narrowed to
+ * those the weighted comparison accepts (balance_receivers). */
 int sched_balance_group(const struct search_mode *mode, const struct cpu_group *cg)
 {
 	struct cpuset hmask = sched_online, lmask;
 	int resched = 0;
+	bstats.pass++;
 	for (;;) {
 		int high = sched_highest(mode, cg, &hmask, 1, 0);
 		if (high < 0)
@@ -101,6 +160,12 @@ int sched_balance_group(const struct search_mode *mode, const struct cpu_group *
 			return resched;
 		}
 		int anylow = 1;
+		if (mode->hmp && __atomic_load_n(&hmp_balance_stats, __ATOMIC_RELAXED) &&
+		    sched_cpu_transferable(high) > 0) {
+			if (!balance_receivers(mode, high, &lmask))
+				return resched;
+			anylow = 0;   /* some have fewer threads: none left means none accepted */
+		}
 		while (sched_cpu_transferable(high) > 0) {
 			int low = sched_lowest(mode, cg, &lmask, -1, tdq_load_of(high) - 1, high, 1);
 			if (low < 0) {
@@ -110,6 +175,7 @@ int sched_balance_group(const struct search_mode *mode, const struct cpu_group *
 			}
 			if (sched_balance_pair(mode, tdq_cpu(high), tdq_cpu(low), &resched)) {
 				cpuset_clr_cpu(&hmask, low);
+				bstats.version[high] = bstats.version[low] = bstats.pass - 1;   /* moved: stale */
 				break;
 			}
 			cpuset_clr_cpu(&lmask, low);

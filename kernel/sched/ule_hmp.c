@@ -43,6 +43,11 @@ int64_t hmp_metric = HMP_METRIC_PERF;
  * schedstats how often steering changed a placement (costs a second
  * search per placement). */
 int64_t hmp_audit = 1;
+/* kern.sched.hmp.balance_stats: the balancer narrows a donor's receivers
+ * once, from per-pass statistics, to those its weighted comparison
+ * accepts (ule_balance.c); 0 searches and refuses them one at a time,
+ * as before that change (kept to measure and compare the two). */
+int64_t hmp_balance_stats = 1;
 
 static uint8_t on(const int64_t *sw)
 {
@@ -75,6 +80,7 @@ int hmp_drop_avoided(const struct search_mode *mode, struct cpuset *mask)
 		return 0;
 	struct cpuset usable = *mask;
 	int dropped = 0;
+	SCHED_COST(cpus, cpuset_count(mask));
 	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
 		if (hmp_avoid(c)) {
 			cpuset_clr_cpu(&usable, c);
@@ -110,9 +116,11 @@ static int core_idle(int cpu)
 	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
 	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
 		return tdq_load_of(cpu) == 0;
-	for (int c = cg->cg_first; c <= cg->cg_last; c++)
+	for (int c = cg->cg_first; c <= cg->cg_last; c++) {
+		SCHED_COST(cpus, 1);
 		if (cpuset_isset(&cg->cg_mask, (unsigned)c) && tdq_load_of(c) > 0)
 			return 0;
+	}
 	return 1;
 }
 
@@ -131,9 +139,11 @@ int hmp_better_idle_for(const struct td_sched *ts, int from)
 	struct cpuset mask = ts->ts_mask;
 	for (int i = 0; i < CPUSET_WORDS; i++)
 		mask.bits[i] &= sched_online.bits[i];
-	for (int c = cpuset_first(&mask); c >= 0; c = cpuset_next(&mask, c))
+	for (int c = cpuset_first(&mask); c >= 0; c = cpuset_next(&mask, c)) {
+		SCHED_COST(cpus, 1);
 		if (hmp_better_idle(c, from))
 			return 1;
+	}
 	return 0;
 }
 
@@ -151,6 +161,7 @@ void hmp_upmigrate_pull(int self)
 	    tdq_load_of(self) > 0 || !core_idle(self) || hmp_avoid(self))
 		return;
 	int victim = -1;
+	SCHED_COST(cpus, cpuset_count(&sched_online));
 	for (int c = cpuset_first(&sched_online); c >= 0; c = cpuset_next(&sched_online, c)) {
 		if (tdq_load_of(c) != 1 || !hmp_better_idle(self, c))
 			continue;
@@ -187,6 +198,7 @@ struct cpuset sched_primary_list;
 static int top_capacity(const struct cpuset *mask)
 {
 	int top = 0;
+	SCHED_COST(cpus, cpuset_count(mask));
 	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
 		top = hmp_capacity(c) > top ? hmp_capacity(c) : top;
 	return top;
@@ -197,6 +209,7 @@ static struct cpuset by_capacity(const struct cpuset *mask, int top, int want)
 {
 	struct cpuset out;
 	cpuset_zero(&out);
+	SCHED_COST(cpus, cpuset_count(mask));
 	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
 		if ((hmp_capacity(c) == top) == want)
 			cpuset_set(&out, (unsigned)c);

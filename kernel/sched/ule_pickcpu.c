@@ -31,9 +31,11 @@ static int pick_last_cpu(const struct td_sched *ts, const struct cpuset *mask)
 		return -1;
 	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
 	if (cg && (cg->cg_flags & CG_FLAG_THREAD))
-		for (int c = cg->cg_first; c <= cg->cg_last; c++)
+		for (int c = cg->cg_first; c <= cg->cg_last; c++) {
+			SCHED_COST(cpus, 1);
 			if (cpuset_isset(&cg->cg_mask, (unsigned)c) && !cpu_is_idle(c))
 				return -1;
+		}
 	return cpu;
 }
 
@@ -107,9 +109,11 @@ static int steering_changed(const struct search_mode *mode, const struct td_sche
 /* 1 if a CPU of mask runs nothing but its idle thread (lock-free). */
 static int any_idle(const struct cpuset *mask)
 {
-	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
+	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c)) {
+		SCHED_COST(cpus, 1);
 		if (cpu_is_idle(c))
 			return 1;
+	}
 	return 0;
 }
 

@@ -76,6 +76,7 @@ struct group_sum {
 static int leaf_threads(const struct cpu_group *cg, const struct cpu_search *s)
 {
 	int n = 0;
+	SCHED_COST(cpus, cg->cg_count);
 	for (int c = cg->cg_first; c <= cg->cg_last; c++)
 		if (cpuset_isset(&cg->cg_mask, (unsigned)c))
 			n += tdq_load_of(c) - (s->cs_running && c == s->cs_prefer);
@@ -91,12 +92,15 @@ static void search_lowest_leaf(const struct cpu_group *cg, const struct cpu_sear
 	int in_core = smt_steer ? leaf_threads(cg, s) : 0;
 	*sum = (struct group_sum){ 0 };
 	r->csr_cpu = -1;
+	SCHED_COST(groups, 1);
 	for (int c = cg->cg_last; c >= cg->cg_first; c--) {
 		if (!cpuset_isset(&cg->cg_mask, (unsigned)c))
 			continue;
 		struct search_weights w = search_weights_of(&s->cs_mode, c);
 		int l = tdq_load_of(c);
 		int64_t p = 0;
+		SCHED_COST(cpus, 1);
+		SCHED_COST(muls, 1);   /* l * w.weight */
 		if (c == s->cs_prefer) {
 			if (s->cs_running)
 				l--;   /* the moving thread itself runs there */
@@ -116,6 +120,7 @@ static void search_lowest_leaf(const struct cpu_group *cg, const struct cpu_sear
 			continue;
 		if (s->cs_running && l > 0)
 			p = 0;   /* balancing: the donor keeps the bonus only if it empties */
+		SCHED_COST(muls, 1);   /* the random term's modulo */
 		load -= sched_random() % w.random_lowest;
 		if (bload > load - p) {
 			bload = load - p;
@@ -143,9 +148,11 @@ static int64_t lowest_child_load(const struct cpu_search *s, const struct cpu_gr
 		return load;
 	}
 	if (s->cs_mode.smt && (child->cg_flags & CG_FLAG_THREAD) && cs->threads > 0) {
+		SCHED_COST(muls, 3);
 		*propagate = SEARCH_SMT_PENALTY * cs->capacity / child->cg_count / HMP_CAPACITY_MAX;
 		load += *propagate;
 	}
+	SCHED_COST(muls, s->cs_mode.normalize);
 	if (s->cs_mode.normalize)
 		load *= child->cg_norm;
 	return load;
@@ -162,6 +169,7 @@ static void search_lowest(const struct cpu_group *cg, const struct cpu_search *s
 	int64_t bload = INT64_MAX;
 	*sum = (struct group_sum){ 0 };
 	r->csr_cpu = -1;
+	SCHED_COST(groups, 1);
 	for (int c = cg->cg_children - 1; c >= 0; c--) {
 		const struct cpu_group *child = &cg->cg_child[c];
 		struct cpu_search_res lr;
@@ -195,16 +203,20 @@ static int64_t search_highest_leaf(const struct cpu_group *cg, const struct cpu_
 {
 	int64_t total = 0, bload = INT64_MIN;
 	r->csr_cpu = -1;
+	SCHED_COST(groups, 1);
 	for (int c = cg->cg_last; c >= cg->cg_first; c--) {
 		if (!cpuset_isset(&cg->cg_mask, (unsigned)c))
 			continue;
 		struct search_weights w = search_weights_of(&s->cs_mode, c);
 		int l = tdq_load_of(c);
+		SCHED_COST(cpus, 1);
+		SCHED_COST(muls, 1);   /* l * w.weight */
 		int64_t load = l * w.weight;
 		total += load;
 		if (l < s->cs_load || sched_cpu_transferable(c) < s->cs_trans ||
 		    !cpuset_isset(s->cs_mask, (unsigned)c))
 			continue;
+		SCHED_COST(muls, 1);   /* the random term's modulo */
 		load -= sched_random() % w.random_highest;
 		if (load > bload) {
 			bload = load;
@@ -223,11 +235,13 @@ int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *
 		return search_highest_leaf(cg, s, r);
 	int64_t total = 0, bload = INT64_MIN;
 	r->csr_cpu = -1;
+	SCHED_COST(groups, 1);
 	for (int c = cg->cg_children - 1; c >= 0; c--) {
 		const struct cpu_group *child = &cg->cg_child[c];
 		struct cpu_search_res lr;
 		int64_t load = cpu_search_highest(child, s, &lr);
 		total += load;
+		SCHED_COST(muls, s->cs_mode.hmp && s->cs_mode.normalize);
 		if (s->cs_mode.hmp && s->cs_mode.normalize)
 			load *= child->cg_norm;
 		if (lr.csr_cpu >= 0 && (load > bload || (load == bload && lr.csr_load > r->csr_load))) {

@@ -43,7 +43,7 @@ struct bp_builtin {
 	"kern.sched.hmp.smt=1", "kern.sched.hmp.steer=" steer, "kern.sched.hmp.random=1",          \
 	"kern.sched.hmp.highest_random=1", "kern.sched.hmp.smt_steer=" smt_steer,                   \
 	"kern.sched.hmp.upmigrate=" upmig, "kern.sched.hmp.class_aware=" class,                     \
-	"kern.sched.hmp.metric=perf", "kern.sched.primary=all"
+	"kern.sched.hmp.metric=perf", "kern.sched.hmp.balance_stats=1", "kern.sched.primary=all"
 
 static const struct bp_builtin bp_builtins[] = {
 	{ "ule", "stock ULE placement (FreeBSD's)", { "kern.sched.policy=ule", "kern.sched.primary=all" } },

@@ -113,6 +113,8 @@ SYSCTL_INT(kern_sched_hmp_smt_steer, "kern.sched.hmp.smt_steer", &hmp_sw_smt_ste
 	   "half the steering on a CPU whose SMT sibling is busy (beyond the report; default 1)");
 SYSCTL_INT(kern_sched_hmp_audit, "kern.sched.hmp.audit", &hmp_audit, 1, 0, 1,
 	   "count placements steering changed (hmp_steered; one more search each; default 1)");
+SYSCTL_INT(kern_sched_hmp_balance_stats, "kern.sched.hmp.balance_stats", &hmp_balance_stats, 1, 0, 1,
+	   "balancer: receivers narrowed once per donor from per-pass statistics (default 1)");
 SYSCTL_INT(kern_sched_hmp_class_aware, "kern.sched.hmp.class_aware", &hmp_class_aware, 1, 0, 1,
 	   "interactive threads kept to the fastest CPUs (beyond the report; default 0)");
 SYSCTL_INT(kern_sched_hmp_upmigrate, "kern.sched.hmp.upmigrate", &hmp_upmigrate, 1, 0, 1,

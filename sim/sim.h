@@ -1,0 +1,292 @@
+/*
+ * sim.h — schedsim's internals: the discrete-event engine, its simulated
+ * CPUs and threads, and the pieces that set up one run (docs/sim.md).
+ *
+ * One host thread runs everything. Simulated time (ns since the simulated
+ * boot) advances only from event to event; events at the same instant run
+ * in the order they were queued, so a run is a pure function of its
+ * configuration and seed. The scheduler (kernel/sched/, unmodified) sees
+ * this machine through sched_plat.h (sim_plat.c); workloads see it through
+ * kernel/bench/bench_rt.h (sim_rt.c). Simulated threads and the idle loop
+ * of each simulated CPU are coroutines (sim_ctx.c) on their own stacks;
+ * the engine runs on the host's main stack and resumes them.
+ *
+ * Code of a simulated thread takes no simulated time except brt_work()
+ * (CPU work at the CPU's modelled speed, kernel/machine/workclock.c), the
+ * resume cost after a switch (--resume-ns) and waiting.
+ */
+#ifndef MOSAIC_SIM_H
+#define MOSAIC_SIM_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <machine.h>
+#include <workclock.h>
+#include "sched.h"
+#include "topo.h"
+#include "sim_cost.h"
+
+/* ---- coroutines (sim_ctx.c) ---- */
+
+struct sim_ctx {
+	void *sp;   /* saved stack pointer */
+};
+/* Saves the calling context in *from and continues *to. */
+void sim_ctx_switch(struct sim_ctx *from, struct sim_ctx *to);
+/* A context that, when switched to, runs fn(arg) on stack[size]; fn must
+ * never return. */
+void sim_ctx_make(struct sim_ctx *c, void *stack, size_t size, void (*fn)(void *), void *arg);
+
+#define SIM_STACK_SIZE (256u * 1024u)
+#define SIM_MAX_THREADS 4096
+
+/* ---- events ---- */
+
+enum sim_ev_kind {
+	SIM_EV_START,     /* the run starts: the bench main thread is created */
+	SIM_EV_TICK,      /* cpu's timer interrupt */
+	SIM_EV_IPI,       /* the scheduler IPI reaches cpu */
+	SIM_EV_RESUME,    /* td's code continues (after a switch-in, or its work is done) */
+	SIM_EV_HFI,       /* machine event number cpu changes an HFI row */
+	SIM_EV_PUBLISH,   /* the HFI driver hands the new table to hmp */
+	SIM_EV_STOP,      /* brt_stopping() becomes 1 */
+};
+
+struct sim_thread;
+struct sim_event {
+	uint64_t time;
+	uint64_t seq;              /* order of queueing: ties at one instant */
+	struct sim_thread *td;
+	uint64_t version;          /* td's version when queued (stale if it moved on) */
+	int32_t cpu;
+	uint8_t kind;
+};
+
+/* ---- simulated threads ---- */
+
+enum sim_td_state {
+	SIM_TD_READY,     /* has code to run as soon as it is on a CPU */
+	SIM_TD_WORK,      /* in brt_work(): done when its clock reaches work_target */
+	SIM_TD_BLOCKED,   /* asleep (sched_sleep): waits for sim_wake() */
+	SIM_TD_EXITED,
+};
+
+enum sim_blk { SIM_BLK_NONE, SIM_BLK_SLEEP, SIM_BLK_CHAN, SIM_BLK_JOIN };
+
+/* What a coroutine asks the engine for when it hands control back. */
+enum sim_req {
+	SIM_REQ_NONE,
+	SIM_REQ_WORK,         /* thread: time its work (brt_work) */
+	SIM_REQ_SLEEP,        /* thread: switch out, asleep */
+	SIM_REQ_EXIT,         /* thread: switch out for good */
+	SIM_REQ_PREEMPT,      /* thread: the core asked to switch it (SCHED_RESCHED) */
+	SIM_REQ_HALT,         /* idle loop: sched_plat_idle_wait() */
+	SIM_REQ_IDLE_SWITCH,  /* idle loop: sched_switch(NULL, SCHED_SW_YIELD) */
+};
+
+struct sim_thread {
+	struct td_sched ts;          /* the scheduler's per-thread state */
+	struct wc_clock wc;          /* its work clock */
+	struct sim_ctx ctx;
+	void *stack;
+	void (*fn)(void *);
+	void *arg;
+	int id;                      /* 0: the bench main thread; then in spawn order */
+	char name[24];
+	uint8_t state;               /* enum sim_td_state */
+	uint8_t blk;                 /* enum sim_blk while SIM_TD_BLOCKED */
+	uint8_t req;                 /* enum sim_req, set before handing control back */
+	uint8_t self_ipi;            /* a SCHED_RESCHED from its own call: IPI owed to its CPU */
+	int cpu;                     /* CPU it runs on, -1 if none */
+	uint64_t version;            /* bumped to make its queued events stale */
+	uint64_t work_target;        /* SIM_TD_WORK: clock value that ends the work */
+	uint64_t deadline;           /* SIM_BLK_SLEEP: timer deadline */
+	struct sim_thread *timer_next;
+	struct sim_thread *wait_next;   /* channel / join wait list */
+	struct sim_thread *joiner;      /* who waits in brt_join() for it */
+	struct sim_thread *all_next;    /* every thread of the run */
+	uint64_t rng;                /* brt_random() state */
+	uint64_t seg_start;          /* trace: when it started running on cpu */
+};
+
+/* A FIFO of blocked threads (channels, joins). */
+struct sim_waitq {
+	struct sim_thread *head, *tail;
+};
+
+/* ---- simulated CPUs ---- */
+
+struct sim_cpu {
+	struct sim_thread *cur;      /* thread running, NULL: the idle loop */
+	struct sim_ctx idle_ctx;     /* the idle loop's coroutine */
+	void *idle_stack;
+	uint8_t need_resched;        /* the kernel's per-CPU need_resched */
+	uint8_t halted;              /* idle loop inside sched_plat_idle_wait() */
+	uint8_t idle_req;            /* enum sim_req of the idle loop */
+	uint8_t locked;              /* tdq lock held */
+	uint32_t rate_seen;          /* rate the running thread's work was timed with */
+	uint64_t tick_ns;            /* next tick */
+	struct sim_thread *timers;   /* armed sleep timers, earliest first */
+};
+
+/* ---- cost counters (sim_cost.h: kernel/sched/ule.h's SCHED_COST hook) ---- */
+
+/* Per entry point: calls and the work they did. */
+struct sim_cost_bucket {
+	uint64_t calls;
+	struct sched_cost ops;
+};
+enum { SIM_COST_PICKCPU, SIM_COST_BALANCE, SIM_COST_OTHER, SIM_COST_KINDS };
+
+/* ---- trace ---- */
+
+struct sim_seg {
+	uint32_t thread;
+	uint16_t cpu;
+	uint64_t start, end;
+};
+
+/* ---- one run's configuration ---- */
+
+struct sim_machine;
+struct sim_policy;
+struct sim_setting;
+struct sim_workload;
+
+struct sim_config {
+	const struct sim_machine *sm;    /* the machine, its tree */
+	const struct sim_policy *policy;
+	const struct sim_setting *settings;   /* --sysctl, applied after the policy */
+	int nsettings;
+	const struct sim_workload *wl;
+	int threads;                 /* the workload's thread count */
+	uint64_t seed;               /* of this run */
+	uint64_t duration_ns;        /* brt_stopping() after this */
+	int hz;                      /* ticks per second on every CPU */
+	uint64_t ipi_ns;             /* IPI latency */
+	uint64_t resume_ns;          /* switch-in to the thread's code running */
+	int trace;                   /* record placement segments */
+	const uint64_t *opt;         /* a kernel/bench workload's options, else NULL */
+};
+
+/* What one run produced. */
+struct sim_result {
+	int64_t value;               /* the workload's sample, or -1 */
+	uint64_t events;             /* engine events processed */
+	struct sim_cost_bucket cost[SIM_COST_KINDS];
+	struct sim_seg *seg;         /* trace segments (malloc), nseg of them */
+	size_t nseg;
+};
+
+/* ---- the engine's state (sim_engine.c) ---- */
+
+struct sim {
+	const struct sim_config *cfg;
+	const struct machine *m;
+	int ncpu;
+	uint64_t tick_period;        /* ns between ticks */
+	uint64_t now;                /* simulated ns since boot */
+	uint64_t t0;                 /* the run's start */
+	uint64_t stop_at, give_up_at;
+	uint64_t ticks;              /* the global tick count (CPU 0's ticks) */
+	int self;                    /* the CPU whose code runs now */
+	int stopping;
+	struct sim_thread *cur;      /* thread coroutine running, NULL otherwise */
+	int cur_idle;                /* idle coroutine running (its CPU), -1 otherwise */
+	struct sim_ctx main_ctx;
+	/* event queue: a binary heap ordered by (time, seq) */
+	struct sim_event *heap;
+	size_t nheap, capheap;
+	uint64_t seq;
+	uint64_t nevents;
+	struct sim_cpu cpu[MACHINE_MAX_CPUS];
+	struct wc_model wc;
+	/* threads */
+	struct sim_thread *threads;  /* every thread of the run */
+	int nthreads, live;
+	int spawned;                 /* workload threads spawned (policy pinning order) */
+	uint8_t hmp_locked;
+	/* HFI: the device's rows and the driver's publication */
+	uint8_t row_perf[MACHINE_MAX_ROWS], row_ee[MACHINE_MAX_ROWS];
+	uint64_t last_pub;
+	int pub_queued;
+	uint64_t publications;
+	/* results */
+	int64_t value;
+	int main_done;
+	struct sim_result *res;
+	size_t capseg;
+};
+extern struct sim sim;
+
+/* Simulated ns of every run so far, from their starts to their ends
+ * (sim_run.c): brt_now() outside a run. */
+extern uint64_t sim_plan_ns;
+
+/* sim_engine.c */
+/* Runs one run of cfg on m to its end; fills *res. 0, or -1 after a
+ * message on stderr (the workload did not end, ...). */
+int sim_run(const struct sim_config *cfg, struct sim_result *res);
+/* Gives cpu a fresh idle coroutine (its stack is kept across runs). */
+void sim_engine_idle_init(int c);
+/* Runs the queued events until every thread of the run has ended; 0, or
+ * -1 (with a message on stderr) when the workload did not end in time. */
+int sim_engine_loop(void);
+/* Queues an event at time t (>= now). */
+void sim_push(uint64_t t, int kind, int cpu, struct sim_thread *td);
+/* Earliest queued time (UINT64_MAX if none). */
+uint64_t sim_next_time(void);
+/* Asks the calling CPU's current context to switch as soon as it can
+ * (the kernel's thread_resched_self: need_resched and a self-IPI). */
+void sim_resched_self(void);
+/* Wakes td (blocked) from the calling CPU; 1 if it was asleep. */
+int sim_wake(struct sim_thread *td);
+/* Hands control from the running thread coroutine back to the engine. */
+void sim_yield(struct sim_thread *td, int req);
+/* The running thread coroutine (checked: not called from the engine). */
+struct sim_thread *sim_current(const char *what);
+/* When td is switched out: end its trace segment. */
+void sim_trace_end(struct sim_thread *td, int cpu);
+/* Queues td's work completion from its CPU's rate now (SIM_TD_WORK, on a CPU). */
+void sim_time_work(struct sim_thread *td);
+/* After a work-clock change: re-times the work of every running thread
+ * whose CPU's rate changed. */
+void sim_rerate(void);
+/* Prints "schedsim: ..." on stderr and exits 1 (an inconsistency that
+ * means a bug in the simulator or the scheduler). */
+void sim_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* sim_random.c: a splitmix64 step of the generator state *s, the
+ * simulator's random numbers (tick phases, LCG seeds, brt_random, the
+ * random policy, run seeds). */
+uint64_t sim_mix(uint64_t *s);
+
+/* sim_rt.c */
+/* Creates the run's first thread (the bench main thread running the
+ * workload) from the calling CPU. */
+void sim_rt_start_main(void);
+/* Frees every thread and stack of the run. */
+void sim_rt_reset(void);
+/* At the stop: wakes the threads blocked in brt_sleep() and channels. */
+void sim_rt_stop(void);
+/* Fires the sleep timers of cpu that are due (its tick). */
+void sim_rt_timers(int cpu);
+
+/* sim_hmp.c: hmp's providers as the kernel fills them on an emulated
+ * machine, the HFI device's rows and the driver's publication. */
+void sim_hmp_init(void);
+/* Machine event number i (m->event[i]) at its time. */
+void sim_hfi_event(int i);
+/* The driver's publication (at most one per 10 ms). */
+void sim_hfi_publish(void);
+
+/* sim_cost.c: the counters by entry point (sched_pickcpu and
+ * sched_balance are wrapped at link time; the rest is "other"). */
+void sim_cost_reset(void);
+void sim_cost_collect(struct sim_cost_bucket *out);
+
+/* sim_plat.c */
+/* Per-run reset of the platform (arena, locks). */
+void sim_plat_reset(void);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * sim_machine.h — a machine description prepared for simulation: the
+ * parsed file, its per-CPU descriptors and its cpu_group tree.
+ */
+#ifndef MOSAIC_SIM_MACHINE_H
+#define MOSAIC_SIM_MACHINE_H
+#include <stddef.h>
+#include <machine.h>
+#include "topo.h"
+
+struct sim_machine {
+	char path[512];                          /* the file read */
+	struct machine m;
+	struct cpu_desc desc[MACHINE_MAX_CPUS];
+	struct topo topo;                        /* its root stays valid for every run */
+};
+
+/* Reads NAME (a file, or the preset DIR/NAME.machine), parses and checks
+ * it as the kernel does, and builds its tree; 0, or -1 with "FILE:LINE:
+ * reason" (or what else went wrong) in err. */
+int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, char *err, size_t len);
+/* The descriptors and the tree of sm->m; 0 or -1 with a reason. With
+ * flat the scheduler is told nothing of the topology: every CPU is a core
+ * of its own with its own L1 and L2, all under one L3 in one package (as
+ * a scheduler without SMT or package awareness sees them: the 2003 HT
+ * seed's stock SMP kernel with HT on); the machine itself (its speeds,
+ * how SMT siblings share a core in the work clock) is unchanged. */
+int sim_machine_topology(struct sim_machine *sm, int flat, char *err, size_t len);
+
+#endif
