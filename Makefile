@@ -141,6 +141,10 @@ UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c 
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
 UNIT_SRCS_elf_check := boot/elf_check.c
+UNIT_SRCS_uelf    := boot/elf_check.c kernel/user/uelf_rules.c
+UNIT_SRCS_ucheck  := kernel/user/ucheck.c
+UNIT_SRCS_uargs   := kernel/user/uargs.c kernel/user/ucheck.c
+UNIT_SRCS_archive := kernel/user/archive.c kernel/lib/format.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/topo_build.c \
                  tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
@@ -177,6 +181,8 @@ $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
+$(BUILD)/unit/test_uelf $(BUILD)/unit/test_ucheck $(BUILD)/unit/test_uargs $(BUILD)/unit/test_archive: \
+  HOST_CFLAGS += -Iboot -Ikernel/user
 
 # ---------------------------------------------------------------- fuzz harnesses
 # tests/fuzz/fuzz_<name>.c (framework: tests/fuzz/fuzz.h) plus the sources it
@@ -190,7 +196,9 @@ FUZZ_ITER ?= 2000000
 FUZZ_SEED ?= 1
 # --- sources under fuzzing (one line per harness) ---
 FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
-FUZZ_SRCS_elf := boot/elf_check.c
+FUZZ_SRCS_elf := boot/elf_check.c kernel/user/uelf_rules.c
+FUZZ_SRCS_archive := kernel/user/archive.c kernel/lib/format.c
+FUZZ_SRCS_uargs := kernel/user/uargs.c kernel/user/ucheck.c
 FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check.c kernel/machine/machine_values.c \
                      kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c \
@@ -205,7 +213,8 @@ FUZZ_SRCS_bench_stats := $(BENCH_SRCS)
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
-$(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot
+$(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot -Ikernel/user
+$(BUILD)/fuzz/fuzz_archive $(BUILD)/fuzz/fuzz_uargs: FUZZ_CFLAGS += -Ikernel/user -Itests/unit
 $(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h
 $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
 $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
