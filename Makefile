@@ -12,6 +12,7 @@
 
 MACHINE ?= i7-1370p
 BUILD   := build
+.DEFAULT_GOAL := all
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .SECONDEXPANSION:
@@ -35,7 +36,14 @@ KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/a
 KERNEL_C   := $(shell find kernel -name '*.c' | sort)
 KERNEL_ASM := $(shell find kernel -name '*.asm' | sort)
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) $(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM)) \
-              $(BUILD)/font.o $(BUILD)/version.o
+              $(BUILD)/font.o $(BUILD)/version.o $(BUILD)/kernel/user/elf_check.o
+
+# The program loader (kernel/user/) checks user ELF files with the boot
+# loader's own portable checks.
+$(BUILD)/kernel/user/%.o: KCFLAGS += -Iboot
+$(BUILD)/kernel/user/elf_check.o: boot/elf_check.c
+	@mkdir -p $(dir $@)
+	$(KCC) $(KCFLAGS) -c $< -o $@
 
 $(BUILD)/kernel/%.o: kernel/%.c
 	@mkdir -p $(dir $@)
@@ -84,6 +92,36 @@ $(BUILD)/kernel.elf: $(BUILD)/ksyms.o
 	ld $(KLDFLAGS) -o $@ $(KERNEL_OBJ) $(BUILD)/ksyms.o
 	tools/check-ksyms.sh $(BUILD)/kernel.pass1.elf $@
 
+# ---------------------------------------------------------------- userland
+# User programs (docs/userland.md): userland/lib/ is the C library (with the
+# kernel's formatter, kernel/lib/format.c), each userland/bin/NAME.c one
+# static program linked by userland/user.ld; the boot archive
+# build/userland.cpio holds them and userland/etc/*, and the loader loads it
+# as a module. No SSE in user code: the kernel does not save FPU state.
+UCFLAGS := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
+           -mgeneral-regs-only -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+           -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
+           -Iuserland/include -Iuserland/lib -Iinclude -MMD -MP
+ULDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T userland/user.ld
+ULIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard userland/lib/*.c))) \
+            $(BUILD)/userland/lib/format.o
+UPROGS   := $(patsubst userland/bin/%.c,$(BUILD)/userland/bin/%,$(sort $(wildcard userland/bin/*.c)))
+UFILES   := $(sort $(wildcard userland/etc/*))
+
+$(BUILD)/userland/%.o: userland/%.c
+	@mkdir -p $(dir $@)
+	gcc $(UCFLAGS) -c $< -o $@
+
+$(BUILD)/userland/lib/format.o: kernel/lib/format.c
+	@mkdir -p $(dir $@)
+	gcc $(UCFLAGS) -c $< -o $@
+
+$(BUILD)/userland/bin/%: $(BUILD)/userland/bin/%.o $(ULIB_OBJ) userland/user.ld
+	ld $(ULDFLAGS) -o $@ $< $(ULIB_OBJ) $$(gcc -print-libgcc-file-name)
+
+$(BUILD)/userland.cpio: $(UPROGS) $(UFILES) tools/make-archive.py
+	tools/make-archive.py $@ $(UPROGS) $(UFILES)
+
 # ---------------------------------------------------------------- loader
 EFI_INC    := /usr/include/efi
 EFI_CFLAGS := -std=gnu17 -O2 -fpic -fshort-wchar -fno-stack-protector -fno-strict-aliasing \
@@ -106,8 +144,9 @@ $(BUILD)/BOOTX64.EFI: $(BUILD)/loader.so
 
 # ---------------------------------------------------------------- images
 DEFAULT_CMDLINE :=
-$(BUILD)/esp.img: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf tools/make-esp.sh
-	tools/make-esp.sh $@ $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf "$(DEFAULT_CMDLINE)"
+$(BUILD)/esp.img: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf $(BUILD)/userland.cpio tools/make-esp.sh
+	tools/make-esp.sh $@ $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf "$(DEFAULT_CMDLINE)" \
+	  $(BUILD)/userland.cpio
 
 $(BUILD)/mosaic.iso: $(BUILD)/esp.img iso/grub.cfg tools/make-iso.sh
 	tools/make-iso.sh $@ $(BUILD)/esp.img iso/grub.cfg
