@@ -6,6 +6,7 @@
 #include <string.h>
 #include <mm.h>
 #include <time.h>
+#include <thread.h>
 #include <user.h>
 #include "cmd_thread.h"
 
@@ -115,3 +116,31 @@ void cmd_ps_procs(void)
 	printk("%lu processes\n", (uint64_t)n);
 	kfree(pi);
 }
+
+/* `ustat`: what user mode holds, for checking that nothing leaks: the
+ * processes and their pages, the threads, and the kernel's memory in use
+ * without its reserves (the heap's free blocks and the pool of kernel
+ * stacks kept for new threads), which must come back to the same value
+ * once programs have ended. Shell thread. */
+static int cmd_ustat(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	uint64_t procs, pages, created, exited, freed;
+	struct pmm_stats p;
+	struct heap_stats h;
+	user_counts(&procs, &pages);
+	thread_counts(&created, &exited, &freed);
+	pmm_get_stats(&p);
+	heap_get_stats(&h);
+	uint64_t pooled = thread_pool_stacks() * THREAD_STACK_PAGES * 4096;
+	uint64_t net = p.total_bytes - p.free_bytes - h.arena_bytes + h.used_bytes - pooled;
+	printk("ustat: processes %lu, user pages %lu, threads live %lu, heap allocations %lu, "
+	       "memory in use %lu bytes (without %lu bytes of pooled stacks and %lu of free "
+	       "heap)\n", procs, pages, created - freed, h.allocations, net, pooled,
+	       h.arena_bytes - h.used_bytes);
+	return 0;
+}
+SHELL_COMMAND(ustat, 0, 0, "",
+	      "user processes and pages, live threads, kernel memory in use without its reserves "
+	      "(for leak checks)", cmd_ustat);
