@@ -5,7 +5,9 @@
  * never-mapped pages, to kernel and non-canonical addresses, and ranges
  * that run off the end of the user half. The kernel must answer each with
  * a result or an error and never crash; everything it allocated for this
- * process is freed when it ends (the QEMU test compares `ustat`).
+ * process is freed when it ends (the QEMU test compares `ustat`). Calls
+ * may write where its pointers point: its own buffer, or a part of the
+ * stack nothing else uses (never its frames).
  * Not fuzzed: SYS_EXIT and SYS_THREAD_EXIT (they would end the run) and
  * the content of SYS_CONSOLE_WRITE (its buffer is always a bad pointer,
  * so the console stays readable); blocking calls get timeouts of at most
@@ -21,6 +23,9 @@
 
 static uint64_t rng;
 static uint8_t buf[BUF_BYTES] __attribute__((aligned(64)));
+/* A part of the stack that main() owns and never uses: calls may write
+ * there without breaking the fuzzer's own frames. */
+static uint8_t *stack_scratch;
 
 static uint64_t next(void)
 {
@@ -50,7 +55,7 @@ static uint64_t arg(void)
 	case 4:
 	case 5: return (uint64_t)buf + (r >> 32) % BUF_BYTES;  /* our memory */
 	case 6: return (uint64_t)&arg + (r >> 40) % 4096;     /* our text (read-only) */
-	case 7: return (uint64_t)&r - (r >> 40) % 2048;       /* our stack */
+	case 7: return (uint64_t)stack_scratch + (r >> 40) % 2048;   /* our stack */
 	case 8: return 0xffffffff80000000ull + (r >> 36);     /* the kernel image */
 	case 9: return 0xffff800000000000ull + (r >> 24);     /* the direct map */
 	case 10: return 0x0000800000000000ull + (r >> 24);    /* non-canonical */
@@ -144,6 +149,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	uint8_t scratch[4096];
+	stack_scratch = scratch;
 	rng = (uint64_t)seed * 0x9e3779b97f4a7c15ull | 1;
 	for (int i = 0; i < BUF_BYTES; i++)
 		buf[i] = (uint8_t)next();
