@@ -99,7 +99,7 @@ void cmd_ps_procs(void)
 	}
 	static const char *const states[] = { "live", "dying", "zombie" };
 	size_t n = user_proc_snapshot(pi, PS_PROCS_MAX);
-	printk("%5s %5s %-16s %-6s %5s %7s %7s  %s\n", "PID", "PPID", "NAME", "STATE", "HNDL",
+	printk("%5s %5s %-16s %-6s %5s %7s %7s  %s\n", "PID", "PPID", "PROGRAM", "STATE", "HNDL",
 	       "PAGES", "AGE(s)", "THREADS");
 	uint64_t now = time_ns();
 	for (size_t i = 0; i < n; i++) {

@@ -111,8 +111,6 @@ void uvm_stack_put(struct uvm *vm, struct ustack *s);
 /* 1 if addr lies in the guard page below one of vm's stacks. Lock-free
  * read of a list that only grows. */
 int uvm_in_guard(struct uvm *vm, uint64_t addr);
-/* Page-table walk for addr: 1 if a user page is mapped there. */
-int uvm_mapped(struct uvm *vm, uint64_t addr);
 
 /* uelf.c: load the program in file[0..size) into the new vm and set
  * *entry: 0, ERR_NOEXEC (err says why), or ERR_NOMEM. */

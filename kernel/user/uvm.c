@@ -198,13 +198,6 @@ int uvm_in_guard(struct uvm *vm, uint64_t addr)
 	return 0;
 }
 
-/* See uproc.h. Tables are never freed while the process lives. */
-int uvm_mapped(struct uvm *vm, uint64_t addr)
-{
-	uint64_t *pte = addr < USER_TOP ? uvm_pte(vm, addr, 0) : NULL;
-	return pte && (*pte & PTE_P);
-}
-
 /* Frees the table at phys of the given level and everything below it. */
 static void uvm_free_table(struct uvm *vm, uint64_t phys, int level)
 {

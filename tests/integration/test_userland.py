@@ -137,11 +137,13 @@ def test_background_kill_and_ctrl_c(ctx, m):
 
 
 def test_sysbench_on_four_p_cores_under_hmp(ctx):
-    m = ctx.machine(machine_file=I7, run="sysctl kern.sched.policy=hmp; "
+    """Also boots with init=off: no first process, the shell still runs programs."""
+    m = ctx.machine(machine_file=I7, cmdline="init=off", run="sysctl kern.sched.policy=hmp; "
                     "run sysbench --threads 4 --time 3; poweroff")
     check(m.wait_exit(300) == 0, "did not power off; output ends:\n" + m.tail())
     out = m.output.replace("\r", "")
     clean(m, out)
+    check("user: init=off: no init" in out and "init:" not in out, m.tail(3000))
     check("sysbench: check ok" in out, m.tail(3000))
     rows = re.findall(r"sysbench: thread \d+: \d+ events, last cpu (\d+) \((\S+) core (\d+)\), "
                       r"P ([\d.]+)% E ([\d.]+)% SMT ([\d.]+)%", out)
