@@ -133,6 +133,14 @@ def test_background_kill_and_ctrl_c(ctx, m):
     m.send("\x03")
     m.expect(r"run: sysbench \(pid \d+\) was killed", 30)
     m.wait_prompt(30)
+    # A program that reads no input: any key kills it (and is consumed).
+    m.send("run sysbench --threads 1 --time 600\r")
+    m.expect(r"run sysbench --threads 1 --time 600", 30)
+    m.send("x")
+    m.expect(r"run: sysbench \(pid \d+\) was killed", 30)
+    m.wait_prompt(30)
+    out = m.command("echo after")
+    check(out.strip() == "after", "the key reached the shell: %r" % out)
     check(ustat(m) == before, "counts changed: %r -> %r" % (before, ustat(m)))
 
 
