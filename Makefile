@@ -14,6 +14,7 @@
 
 MACHINE ?= i7-1370p
 BUILD   := build
+.DEFAULT_GOAL := all
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 .SECONDEXPANSION:
@@ -37,7 +38,14 @@ KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/a
 KERNEL_C   := $(shell find kernel -name '*.c' | sort)
 KERNEL_ASM := $(shell find kernel -name '*.asm' | sort)
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) $(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM)) \
-              $(BUILD)/font.o $(BUILD)/version.o
+              $(BUILD)/font.o $(BUILD)/version.o $(BUILD)/kernel/user/elf_check.o
+
+# The program loader (kernel/user/) checks user ELF files with the boot
+# loader's own portable checks.
+$(BUILD)/kernel/user/%.o: KCFLAGS += -Iboot
+$(BUILD)/kernel/user/elf_check.o: boot/elf_check.c
+	@mkdir -p $(dir $@)
+	$(KCC) $(KCFLAGS) -c $< -o $@
 
 $(BUILD)/kernel/%.o: kernel/%.c
 	@mkdir -p $(dir $@)
@@ -86,6 +94,36 @@ $(BUILD)/kernel.elf: $(BUILD)/ksyms.o
 	ld $(KLDFLAGS) -o $@ $(KERNEL_OBJ) $(BUILD)/ksyms.o
 	tools/check-ksyms.sh $(BUILD)/kernel.pass1.elf $@
 
+# ---------------------------------------------------------------- userland
+# User programs (docs/userland.md): userland/lib/ is the C library (with the
+# kernel's formatter, kernel/lib/format.c), each userland/bin/NAME.c one
+# static program linked by userland/user.ld; the boot archive
+# build/userland.cpio holds them and userland/etc/*, and the loader loads it
+# as a module. No SSE in user code: the kernel does not save FPU state.
+UCFLAGS := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
+           -mgeneral-regs-only -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
+           -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
+           -Iuserland/include -Iuserland/lib -Iinclude -MMD -MP
+ULDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T userland/user.ld
+ULIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard userland/lib/*.c))) \
+            $(BUILD)/userland/lib/format.o
+UPROGS   := $(patsubst userland/bin/%.c,$(BUILD)/userland/bin/%,$(sort $(wildcard userland/bin/*.c)))
+UFILES   := $(sort $(wildcard userland/etc/*))
+
+$(BUILD)/userland/%.o: userland/%.c
+	@mkdir -p $(dir $@)
+	gcc $(UCFLAGS) -c $< -o $@
+
+$(BUILD)/userland/lib/format.o: kernel/lib/format.c
+	@mkdir -p $(dir $@)
+	gcc $(UCFLAGS) -c $< -o $@
+
+$(BUILD)/userland/bin/%: $(BUILD)/userland/bin/%.o $(ULIB_OBJ) userland/user.ld
+	ld $(ULDFLAGS) -o $@ $< $(ULIB_OBJ) $$(gcc -print-libgcc-file-name)
+
+$(BUILD)/userland.cpio: $(UPROGS) $(UFILES) tools/make-archive.py
+	tools/make-archive.py $@ $(UPROGS) $(UFILES)
+
 # ---------------------------------------------------------------- loader
 EFI_INC    := /usr/include/efi
 EFI_CFLAGS := -std=gnu17 -O2 -fpic -fshort-wchar -fno-stack-protector -fno-strict-aliasing \
@@ -108,8 +146,9 @@ $(BUILD)/BOOTX64.EFI: $(BUILD)/loader.so
 
 # ---------------------------------------------------------------- images
 DEFAULT_CMDLINE :=
-$(BUILD)/esp.img: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf tools/make-esp.sh
-	tools/make-esp.sh $@ $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf "$(DEFAULT_CMDLINE)"
+$(BUILD)/esp.img: $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf $(BUILD)/userland.cpio tools/make-esp.sh
+	tools/make-esp.sh $@ $(BUILD)/BOOTX64.EFI $(BUILD)/kernel.elf "$(DEFAULT_CMDLINE)" \
+	  $(BUILD)/userland.cpio
 
 $(BUILD)/mosaic.iso: $(BUILD)/esp.img iso/grub.cfg tools/make-iso.sh
 	tools/make-iso.sh $@ $(BUILD)/esp.img iso/grub.cfg
@@ -143,6 +182,10 @@ UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c 
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
 UNIT_SRCS_elf_check := boot/elf_check.c
+UNIT_SRCS_uelf    := boot/elf_check.c kernel/user/uelf_rules.c
+UNIT_SRCS_ucheck  := kernel/user/ucheck.c
+UNIT_SRCS_uargs   := kernel/user/uargs.c kernel/user/ucheck.c
+UNIT_SRCS_archive := kernel/user/archive.c kernel/lib/format.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/topo_build.c \
                  tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
@@ -191,6 +234,8 @@ $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -I
 $(BUILD)/unit/test_bench_wl $(BUILD)/unit/test_bench_drv: HOST_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 $(BUILD)/unit/test_sim_policy: HOST_CFLAGS += -Isim -Ikernel/sched
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
+$(BUILD)/unit/test_uelf $(BUILD)/unit/test_ucheck $(BUILD)/unit/test_uargs $(BUILD)/unit/test_archive: \
+  HOST_CFLAGS += -Iboot -Ikernel/user
 
 # ---------------------------------------------------------------- fuzz harnesses
 # tests/fuzz/fuzz_<name>.c (framework: tests/fuzz/fuzz.h) plus the sources it
@@ -204,7 +249,9 @@ FUZZ_ITER ?= 2000000
 FUZZ_SEED ?= 1
 # --- sources under fuzzing (one line per harness) ---
 FUZZ_SRCS_parse := kernel/lib/parse.c kernel/lib/format.c
-FUZZ_SRCS_elf := boot/elf_check.c
+FUZZ_SRCS_elf := boot/elf_check.c kernel/user/uelf_rules.c
+FUZZ_SRCS_archive := kernel/user/archive.c kernel/lib/format.c
+FUZZ_SRCS_uargs := kernel/user/uargs.c kernel/user/ucheck.c
 FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check.c kernel/machine/machine_values.c \
                      kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c \
@@ -220,7 +267,8 @@ FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
-$(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot
+$(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot -Ikernel/user
+$(BUILD)/fuzz/fuzz_archive $(BUILD)/fuzz/fuzz_uargs: FUZZ_CFLAGS += -Ikernel/user -Itests/unit
 $(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h
 $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
 $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h

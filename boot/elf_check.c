@@ -1,11 +1,23 @@
-/* elf_check.c — the kernel ELF's checks, portable (see elf_check.h): no EFI
- * headers, no library calls, every read of the file bounded by its size. */
+/* elf_check.c — the checks of an ELF executable (the kernel, a user
+ * program), portable (see elf_check.h): no EFI headers, no library calls,
+ * every read of the file bounded by its size. */
 #include <stdarg.h>
 #include "elf.h"
 #include "elf_check.h"
 
 #define PAGE_MASK  (ELF_PAGE_SIZE - 1)
 #define PERM_WX    (ELF_PF_W | ELF_PF_X)
+
+/* See elf_check.h. */
+const struct elf_rules elf_rules_kernel = {
+	.lowest = ELF_UPPER_HALF,
+	.limit = ~PAGE_MASK,
+	.span_max = ELF_SPAN_MAX,
+	.what = "kernel",
+	.region = "the upper half",
+	.linked = "kernels are linked at 0xFFFF800000000000 or above",
+	.beyond = "ends at the very top of the address space",
+};
 
 /* Appends one byte to err[0..size) if it fits with the NUL; keeps the
  * string terminated. No locks. */
@@ -80,8 +92,8 @@ static const char *perm_text(uint32_t flags, char buf[4])
 
 /* The ELF header: identity, machine, type, and a program header table
  * that is 8-byte aligned and inside the file. */
-static int check_header(const unsigned char *file, uint64_t size, struct elf64_ehdr *eh,
-			char *err, size_t err_size)
+static int check_header(const unsigned char *file, uint64_t size, const struct elf_rules *r,
+			struct elf64_ehdr *eh, char *err, size_t err_size)
 {
 	if (size < sizeof(*eh))
 		return fail(err, err_size, "not an ELF file (%d bytes, no ELF magic)", size);
@@ -89,8 +101,8 @@ static int check_header(const unsigned char *file, uint64_t size, struct elf64_e
 	if (eh->magic != ELF_MAGIC)
 		return fail(err, err_size, "not an ELF file (%d bytes, no ELF magic)", size);
 	if (eh->class != ELF_CLASS_64)
-		return fail(err, err_size, "not ELF64 (class %d); the kernel must be a 64-bit ELF",
-			    (uint64_t)eh->class);
+		return fail(err, err_size, "not ELF64 (class %d); the %s must be a 64-bit ELF",
+			    (uint64_t)eh->class, r->what);
 	if (eh->data != ELF_DATA_LSB)
 		return fail(err, err_size, "not little-endian (ELF data encoding %d)",
 			    (uint64_t)eh->data);
@@ -113,9 +125,10 @@ static int check_header(const unsigned char *file, uint64_t size, struct elf64_e
 }
 
 /* One non-empty PT_LOAD header on its own: inside the file, file bytes
- * within memory bytes, in the upper half, not writable and executable. */
-static int check_segment(const struct elf64_phdr *ph, uint64_t i, uint64_t size, char *err,
-			 size_t err_size)
+ * within memory bytes, inside the rules' range, not writable and
+ * executable. */
+static int check_segment(const struct elf64_phdr *ph, uint64_t i, uint64_t size,
+			 const struct elf_rules *r, char *err, size_t err_size)
 {
 	if (ph->filesz > ph->memsz)
 		return fail(err, err_size, "segment %d has more file bytes (%d) than memory bytes (%d)",
@@ -124,16 +137,15 @@ static int check_segment(const struct elf64_phdr *ph, uint64_t i, uint64_t size,
 		return fail(err, err_size,
 			    "segment %d needs %d file bytes at offset %d but the file has %d; truncated?",
 			    i, ph->filesz, ph->offset, size);
-	if (ph->vaddr < ELF_UPPER_HALF || ph->vaddr + ph->memsz < ph->vaddr)
-		return fail(err, err_size,
-			    "segment %d at %x (+%x) is not in the upper half (kernels are linked at %x or above)",
-			    i, ph->vaddr, ph->memsz, (uint64_t)ELF_UPPER_HALF);
-	if (ph->vaddr + ph->memsz > ~PAGE_MASK)
-		return fail(err, err_size, "segment %d ends at the very top of the address space", i);
+	if (ph->vaddr < r->lowest || ph->vaddr >= r->limit || ph->vaddr + ph->memsz < ph->vaddr)
+		return fail(err, err_size, "segment %d at %x (+%x) is not in %s (%s)", i, ph->vaddr,
+			    ph->memsz, r->region, r->linked);
+	if (ph->vaddr + ph->memsz > r->limit)
+		return fail(err, err_size, "segment %d %s", i, r->beyond);
 	if ((ph->flags & PERM_WX) == PERM_WX)
 		return fail(err, err_size,
-			    "segment %d at %x is writable and executable; the kernel is mapped W^X", i,
-			    ph->vaddr);
+			    "segment %d at %x is writable and executable; the %s is mapped W^X", i,
+			    ph->vaddr, r->what);
 	return 0;
 }
 
@@ -180,15 +192,16 @@ static int check_entry(const struct elf_layout *l, char *err, size_t err_size)
 	return fail(err, err_size, "entry point %x is not inside an executable segment", l->entry);
 }
 
-int elf_check(const void *file, uint64_t size, struct elf_layout *out, char *err,
-	      size_t err_size)
+/* See elf_check.h. */
+int elf_check_rules(const void *file, uint64_t size, const struct elf_rules *r,
+		    struct elf_layout *out, char *err, size_t err_size)
 {
 	const unsigned char *bytes = file;
 	struct elf64_ehdr eh;
 
 	if (err_size)
 		err[0] = 0;
-	if (check_header(bytes, size, &eh, err, err_size))
+	if (check_header(bytes, size, r, &eh, err, err_size))
 		return -1;
 	out->virt_base = ~0ull;
 	out->virt_end = 0;
@@ -205,7 +218,7 @@ int elf_check(const void *file, uint64_t size, struct elf_layout *out, char *err
 		if (ph.memsz == 0)
 			return fail(err, err_size, "segment %d has %d file bytes but no memory bytes",
 				    i, ph.filesz);
-		if (check_segment(&ph, i, size, err, err_size))
+		if (check_segment(&ph, i, size, r, err, err_size))
 			return -1;
 		if (out->segment_count == ELF_SEGMENTS_MAX)
 			return fail(err, err_size, "more than %d loadable segments",
@@ -229,10 +242,16 @@ int elf_check(const void *file, uint64_t size, struct elf_layout *out, char *err
 		return fail(err, err_size, "no loadable (PT_LOAD) segments");
 	out->virt_base &= ~PAGE_MASK;
 	out->virt_end = (out->virt_end + PAGE_MASK) & ~PAGE_MASK;
-	if (out->virt_end - out->virt_base > ELF_SPAN_MAX)
+	if (out->virt_end - out->virt_base > r->span_max)
 		return fail(err, err_size, "spans %d MiB of addresses (%x..%x); at most %d MiB is sane",
 			    (out->virt_end - out->virt_base + (1u << 20) - 1) >> 20, out->virt_base,
-			    out->virt_end,
-			    (uint64_t)(ELF_SPAN_MAX >> 20));
+			    out->virt_end, r->span_max >> 20);
 	return check_entry(out, err, err_size);
+}
+
+/* See elf_check.h. */
+int elf_check(const void *file, uint64_t size, struct elf_layout *out, char *err,
+	      size_t err_size)
+{
+	return elf_check_rules(file, size, &elf_rules_kernel, out, err, err_size);
 }

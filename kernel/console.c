@@ -123,6 +123,17 @@ char console_getc(void)
 }
 
 /* See console.h. */
+int console_peekc(char *c)
+{
+	uint64_t flags = spin_lock_irqsave(&input_wq.lock);
+	int got = input_tail != input_head;
+	if (got)
+		*c = input_ring[input_tail];
+	spin_unlock_irqrestore(&input_wq.lock, flags);
+	return got;
+}
+
+/* See console.h. */
 int console_trygetc(char *c)
 {
 	uint64_t flags = spin_lock_irqsave(&input_wq.lock);

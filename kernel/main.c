@@ -28,6 +28,7 @@
 #include <work.h>
 #include <percpu.h>
 #include <trap.h>
+#include <user.h>
 #include <version.h>
 
 /* The loader's structure, copied before its memory is reclaimed. */
@@ -62,6 +63,7 @@ static void kernel_main_continued(void *arg)
 	emul_hfi_init();            /* the emulated HFI device, if the description has rows */
 	hfi_init();                 /* the HFI driver: real or emulated, through the door */
 	work_calibrate();           /* work(W) on the fastest CPU */
+	user_init(&boot_info);      /* user mode: the boot archive, init (docs/userland.md) */
 	shell_main(cmdline_get("run"));
 }
 

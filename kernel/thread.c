@@ -8,6 +8,7 @@
 #include <spinlock.h>
 #include <percpu.h>
 #include <emul/emul_workclock.h>
+#include <user.h>
 
 /* Guards the list of live threads, the zombie list, the stack pool and
  * the counters. Lock order: before the wait queue locks it never holds
@@ -17,7 +18,7 @@ static struct thread *thread_all;          /* live threads, newest first */
 static struct thread *thread_zombies;      /* exited detached threads (all_next) */
 static void *thread_stack_pool;            /* free stacks: top - 8 holds the next */
 static uint32_t thread_next_id = 1;
-static uint64_t thread_created, thread_exited, thread_freed;
+static uint64_t thread_created, thread_exited, thread_freed, thread_pooled;
 
 /* Adds td to the list and gives it an id. */
 static void thread_list_add(struct thread *td)
@@ -51,8 +52,10 @@ static void *thread_stack_get(void)
 {
 	uint64_t flags = spin_lock_irqsave(&thread_list_lock);
 	void *top = thread_stack_pool;
-	if (top)
+	if (top) {
 		thread_stack_pool = *((void **)top - 1);
+		thread_pooled--;
+	}
 	spin_unlock_irqrestore(&thread_list_lock, flags);
 	return top ? top : kstack_alloc(THREAD_STACK_PAGES);
 }
@@ -65,6 +68,7 @@ static void thread_free_locked(struct thread *td)
 	if (td->stack_top) {
 		*((void **)td->stack_top - 1) = thread_stack_pool;
 		thread_stack_pool = td->stack_top;
+		thread_pooled++;
 	}
 	thread_freed++;
 }
@@ -133,7 +137,7 @@ void *thread_stack_alloc(void)
 struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
 			     const struct thread_attr *attr)
 {
-	static const struct thread_attr defaults = { 0, 0, NULL, 0 };
+	static const struct thread_attr defaults = { 0, 0, NULL, 0, NULL };
 	if (!attr)
 		attr = &defaults;
 	thread_reap();
@@ -149,6 +153,7 @@ struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
 	td->fn = fn;
 	td->arg = arg;
 	td->flags = attr->detached ? TDF_DETACHED : 0;
+	td->uth = attr->uth;   /* before it can run: the switch to it reads it */
 	td->state = TD_RUNNABLE;
 	td->cpu = -1;
 	wc_clock_init(&td->wc);
@@ -255,6 +260,22 @@ static void thread_info_fill(const struct thread *td, struct thread_info *out)
 	for (int t = 0; t < 4; t++)
 		out->sched_ns_type[t] = idle ? 0 : ts->ts_run_ns_type[t];
 	out->sched_ns_shared = idle ? 0 : ts->ts_run_ns_shared;
+	out->pid = user_thread_pid(td);
+}
+
+/* See thread.h. */
+void thread_info_of(const struct thread *td, struct thread_info *out)
+{
+	thread_info_fill(td, out);
+}
+
+/* See thread.h. */
+uint64_t thread_pool_stacks(void)
+{
+	uint64_t flags = spin_lock_irqsave(&thread_list_lock);
+	uint64_t n = thread_pooled;
+	spin_unlock_irqrestore(&thread_list_lock, flags);
+	return n;
 }
 
 /* See thread.h. */

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <panic.h>
 #include <emul/emul_workclock.h>
+#include <user_cpu.h>
 
 #define RFLAGS_IF 0x200
 
@@ -90,6 +91,7 @@ static void thread_switch(int how)
 	cur->run_ns += now - cur->on_since_ns;
 	p->switch_ns = now;
 	emul_workclock_switch(p->cpu, cur, next, now);
+	user_cpu_switch(next);
 	p->curthread = next;
 	arch_context_switch(&cur->rsp, &cur->on_cpu, &next->rsp, &next->on_cpu);
 	thread_switch_finish();

@@ -33,6 +33,10 @@ void console_input_push(char c);
 /* Next input byte; sleeps on a wait queue (before the scheduler: hlt)
  * until one arrives. Interrupts must be on. */
 char console_getc(void);
+/* The next input byte without taking it: 1 and *c set, else 0. Never
+ * sleeps. (The shell and a foreground user program share the input: each
+ * looks before it takes; SYS_CONSOLE_READ never takes a Ctrl-C.) */
+int console_peekc(char *c);
 /* Next input byte if one is waiting: 1 and *c set, else 0. Never sleeps. */
 int console_trygetc(char *c);
 

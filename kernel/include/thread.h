@@ -37,6 +37,8 @@ enum thread_state { TD_RUNNABLE = 0, TD_SLEEPING = 1, TD_DEAD = 2 };
 #define TDF_DETACHED 0x2   /* nobody joins it: reaped after exit */
 #define TDF_BOOT 0x4       /* the boot flow's own thread (stack not ours) */
 
+struct uthread;
+
 struct thread {
 	uint64_t rsp;                   /* saved stack pointer while switched out */
 	volatile uint32_t on_cpu;       /* 1 while some CPU runs on its stack */
@@ -58,6 +60,7 @@ struct thread {
 	uint64_t on_since_ns;           /* when it last switched in */
 	uint64_t nswitch_in;            /* times switched in */
 	struct wc_clock wc;             /* work clock (emulated machines; docs/hfi.md) */
+	struct uthread *uth;            /* its process's record of it (kernel/user/), NULL: a kernel thread */
 	struct td_sched ts;             /* the ULE core's data */
 };
 
@@ -68,6 +71,7 @@ struct thread_attr {
 	int nice;                       /* PRIO_MIN..PRIO_MAX */
 	const struct cpuset *affinity;  /* NULL: every CPU */
 	int detached;                   /* 1: reaped on exit, never joined */
+	struct uthread *uth;            /* a thread of a process (kernel/user/); NULL: kernel */
 };
 
 /* ---- set-up (boot path) ---- */
@@ -182,10 +186,17 @@ struct thread_info {
 	/* the scheduler's run time by core type (enum cpu_core_type) and
 	 * while an SMT sibling was busy, to the last switch or tick */
 	uint64_t sched_ns_type[4], sched_ns_shared;
+	int pid;                        /* its process, 0 for a kernel thread */
 };
 /* Fill up to max entries (live threads, then idle threads last); returns
  * how many. */
 size_t thread_snapshot(struct thread_info *out, size_t max);
+/* One thread's fields as thread_snapshot() copies them; td must stay
+ * allocated meanwhile (the caller knows it is not freed). */
+void thread_info_of(const struct thread *td, struct thread_info *out);
+/* Kernel stacks waiting in the pool for a new thread (each
+ * THREAD_STACK_PAGES pages). */
+uint64_t thread_pool_stacks(void);
 /* Run time of cpu's idle thread so far (ns). */
 uint64_t thread_idle_ns(unsigned cpu);
 /* Threads created, exited and freed since boot. */

@@ -13,6 +13,7 @@
 
 static const char *const panic_choices[] = { "halt", "reboot", "exit", NULL };
 static const char *const sched_choices[] = { "on", "off", NULL };
+static const char *const init_choices[] = { "on", "off", NULL };
 
 const struct cmdline_key cmdline_keys[] = {
 	{ .name = "run", .kind = CMDLINE_KEY_TEXT },
@@ -20,6 +21,7 @@ const struct cmdline_key cmdline_keys[] = {
 	  .absent = "all CPUs" },
 	{ .name = "sched", .kind = CMDLINE_KEY_CHOICE, .choices = sched_choices },
 	{ .name = "panic", .kind = CMDLINE_KEY_CHOICE, .choices = panic_choices },
+	{ .name = "init", .kind = CMDLINE_KEY_CHOICE, .choices = init_choices },
 };
 const size_t cmdline_key_count = sizeof(cmdline_keys) / sizeof(cmdline_keys[0]);
 

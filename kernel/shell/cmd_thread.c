@@ -144,12 +144,14 @@ static int cmd_ps(int argc, char **argv)
 	}
 	printk("%lu threads\n", (uint64_t)n);
 	kfree(ti);
+	cmd_ps_procs();
 	return 0;
 }
 SHELL_COMMAND(ps, 0, 1, "[-w]",
 	      "threads: id, name, state, CPU now/last, priority, nice, ULE kind, interactivity "
 	      "score, %CPU, run time, work done and speed (work/run), migrations; -w: share of run "
-	      "time on P, E, LP-E cores and beside a busy SMT sibling", cmd_ps);
+	      "time on P, E, LP-E cores and beside a busy SMT sibling; then the user processes",
+	      cmd_ps);
 
 /* Run time of the thread with id in snapshot a (0 if absent). */
 static uint64_t top_prev_ns(const struct thread_info *a, size_t na, uint32_t id)

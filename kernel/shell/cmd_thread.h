@@ -17,5 +17,9 @@ int cmd_parse_cpus(const char *cmd, const char *s, struct cpuset *out);
  * units) in run_ns of CPU time: whole ms of P-core work, and work per run
  * time with three decimals ("0.540"; "-" before it ran). */
 void cmd_work_text(uint64_t work, uint64_t run_ns, char *wbuf, size_t wlen, char *sbuf, size_t slen);
+/* `ps`, after the threads: the user processes (pid, parent, name, state,
+ * handles, pages, age, thread ids); nothing before user mode is up
+ * (cmd_user.c). */
+void cmd_ps_procs(void);
 
 #endif

@@ -1,19 +1,22 @@
-/* Fuzz harness of the loader's kernel ELF checks (boot/elf_check.c).
+/* Fuzz harness of the shared ELF checks (boot/elf_check.c), with the
+ * loader's kernel rules and the kernel's user-program rules
+ * (kernel/user/uelf_rules.c), one or the other per iteration.
  *
- * Each input is a random well-formed kernel image (1..6 segments of random
- * permissions, laid out with random gaps, some sharing pages) that is then
- * damaged: header and program-header fields set to boundary values, and
- * raw byte mutations. elf_check() must agree with an independent model of
- * the acceptance rules, and whatever it accepts must satisfy the loader's
- * invariants: segments inside the file, none overlapping, no page both
+ * Each input is a random well-formed image (1..6 segments of random
+ * permissions, laid out with random gaps, some sharing pages) in the rules'
+ * range that is then damaged: header and program-header fields set to
+ * boundary values (the range's edges among them), and raw byte mutations.
+ * elf_check_rules() must agree with an independent model of the acceptance
+ * rules, and whatever it accepts must satisfy the loaders' invariants:
+ * segments inside the file and the range, none overlapping, no page both
  * writable and executable, the entry point in the file bytes of an
  * executable segment, a bounded span and segment count, and a layout that
  * lists exactly the non-empty PT_LOAD segments. */
 #include "fuzz.h"
 #include "elf.h"
 #include "elf_check.h"
+#include "uelf_rules.h"
 
-#define BASE      0xffffffff80000000ull
 #define FILE_MAX  0x800
 #define PH_MAX    8
 #define PAGE      0x1000ull
@@ -21,6 +24,8 @@
 
 static unsigned char file[FILE_MAX] __attribute__((aligned(8)));
 static size_t file_len;
+static const struct elf_rules *rules;   /* this iteration's */
+static uint64_t base;                   /* where its images start */
 
 static struct elf64_ehdr *ehdr(void) { return (struct elf64_ehdr *)file; }
 static struct elf64_phdr *phdr(int i) { return (struct elf64_phdr *)(file + 64) + i; }
@@ -29,7 +34,7 @@ static struct elf64_phdr *phdr(int i) { return (struct elf64_phdr *)(file + 64) 
 static void make_image(struct fuzz *f)
 {
 	int n = 1 + (int)fuzz_below(f, 6);
-	uint64_t va = BASE + PAGE * fuzz_below(f, 4), off = 64 + PH_MAX * sizeof(struct elf64_phdr);
+	uint64_t va = base + PAGE * fuzz_below(f, 4), off = 64 + PH_MAX * sizeof(struct elf64_phdr);
 	uint32_t prev = 0;
 	memset(file, 0, sizeof(file));
 	*ehdr() = (struct elf64_ehdr){ .magic = ELF_MAGIC, .class = ELF_CLASS_64,
@@ -69,13 +74,13 @@ static uint64_t boundary(struct fuzz *f)
 	switch (fuzz_below(f, 12)) {
 	case 0: return fuzz_below(f, 9);
 	case 1: return file_len + fuzz_below(f, 3) - 1;
-	case 2: return ELF_UPPER_HALF - fuzz_below(f, 2);
+	case 2: return (fuzz_below(f, 2) ? rules->lowest : rules->limit) - fuzz_below(f, 2);
 	case 3: return p->vaddr + fuzz_below(f, 3) - 1;
 	case 4: return p->vaddr + p->memsz + fuzz_below(f, 3) - 1;
 	case 5: return p->vaddr + p->filesz + fuzz_below(f, 3) - 1;
 	case 6: return (p->vaddr & ~(PAGE - 1)) + PAGE * fuzz_below(f, 3) - fuzz_below(f, 2);
 	case 7: return ~0ull - fuzz_below(f, 0x2000);
-	case 8: return ELF_SPAN_MAX + fuzz_below(f, 3) - 1;
+	case 8: return rules->span_max + fuzz_below(f, 3) - 1;
 	case 9: return 1ull << fuzz_below(f, 64);
 	case 10: return fuzz_below(f, 0x4000);
 	default: return fuzz_u64(f);
@@ -132,8 +137,8 @@ static int model_accepts(const struct elf64_phdr **segs, int *nsegs)
 		if (p->type != ELF_PT_LOAD || (p->memsz == 0 && p->filesz == 0))
 			continue;
 		if (p->memsz == 0 || p->filesz > p->memsz || p->offset > file_len ||
-		    p->filesz > file_len - p->offset || p->vaddr < ELF_UPPER_HALF ||
-		    p->memsz > ~0ull - p->vaddr || p->vaddr + p->memsz > ~(PAGE - 1) ||
+		    p->filesz > file_len - p->offset || p->vaddr < rules->lowest ||
+		    p->memsz > ~0ull - p->vaddr || p->vaddr + p->memsz > rules->limit ||
 		    (p->flags & WX) == WX || *nsegs == ELF_SEGMENTS_MAX)
 			return 0;
 		for (int j = 0; j < *nsegs; j++) {
@@ -147,7 +152,7 @@ static int model_accepts(const struct elf64_phdr **segs, int *nsegs)
 		lo = p->vaddr < lo ? p->vaddr : lo;
 		hi = p->vaddr + p->memsz > hi ? p->vaddr + p->memsz : hi;
 	}
-	if (*nsegs == 0 || ((hi + PAGE - 1) & ~(PAGE - 1)) - (lo & ~(PAGE - 1)) > ELF_SPAN_MAX)
+	if (*nsegs == 0 || ((hi + PAGE - 1) & ~(PAGE - 1)) - (lo & ~(PAGE - 1)) > rules->span_max)
 		return 0;
 	for (int j = 0; j < *nsegs; j++)
 		if ((segs[j]->flags & ELF_PF_X) && eh->entry >= segs[j]->vaddr &&
@@ -162,15 +167,16 @@ static void check_layout(struct fuzz *f, const struct elf_layout *l)
 	int entry_ok = 0;
 	if (l->segment_count == 0 || l->segment_count > ELF_SEGMENTS_MAX)
 		fuzz_fail(f, "%u segments accepted", l->segment_count);
-	if (l->virt_base % PAGE || l->virt_end % PAGE || l->virt_end - l->virt_base > ELF_SPAN_MAX)
+	if (l->virt_base % PAGE || l->virt_end % PAGE || l->virt_end - l->virt_base > rules->span_max)
 		fuzz_fail(f, "span %llx..%llx", (unsigned long long)l->virt_base,
 			  (unsigned long long)l->virt_end);
 	for (uint32_t i = 0; i < l->segment_count; i++) {
 		const struct elf_segment *s = &l->segments[i];
 		uint32_t pages[2] = { 0, 0 };
 		if (s->offset > file_len || s->filesz > file_len - s->offset || s->filesz > s->memsz ||
-		    s->memsz == 0 || s->vaddr < l->virt_base || s->vaddr < ELF_UPPER_HALF ||
-		    s->vaddr + s->memsz > l->virt_end || s->vaddr + s->memsz < s->vaddr)
+		    s->memsz == 0 || s->vaddr < l->virt_base || s->vaddr < rules->lowest ||
+		    s->vaddr + s->memsz > l->virt_end || s->vaddr + s->memsz < s->vaddr ||
+		    s->vaddr + s->memsz > rules->limit)
 			fuzz_fail(f, "segment %u out of bounds", s->index);
 		if ((s->flags & ELF_PF_X) && l->entry >= s->vaddr && l->entry - s->vaddr < s->filesz)
 			entry_ok = 1;
@@ -195,6 +201,8 @@ static void check_layout(struct fuzz *f, const struct elf_layout *l)
 
 static void fuzz_one(struct fuzz *f)
 {
+	rules = fuzz_below(f, 2) ? &elf_rules_kernel : &elf_rules_program;
+	base = rules == &elf_rules_kernel ? 0xffffffff80000000ull : rules->lowest;
 	make_image(f);
 	int edits = (int)fuzz_below(f, 4);
 	for (int i = 0; i < edits; i++)
@@ -207,7 +215,7 @@ static void fuzz_one(struct fuzz *f)
 	memcpy(copy, file, file_len);
 	struct elf_layout l;
 	char err[ELF_ERR_MAX];
-	int rc = elf_check(copy, file_len, &l, err, sizeof(err));
+	int rc = elf_check_rules(copy, file_len, rules, &l, err, sizeof(err));
 	free(copy);
 
 	const struct elf64_phdr *segs[ELF_SEGMENTS_MAX];

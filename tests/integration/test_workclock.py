@@ -15,7 +15,9 @@ SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
 
 TOL = 0.05
 # ps: ID NAME STATE CPU LAST PRI NICE KIND SCORE %CPU TIME(ms) WORK(ms) SPEED MIGR
-PS_ROW = re.compile(r"^\s*(\d+) (\S+)\s+(\S+)\s+(\S+)\s+(\d+)\s+\d+\s+-?\d+\s+\S+\s+\d+\s+[\d.]+\s+"
+# LAST is -1 for a thread that has not been switched out yet (it may have
+# just started when ps runs).
+PS_ROW = re.compile(r"^\s*(\d+) (\S+)\s+(\S+)\s+(\S+)\s+(-?\d+)\s+\d+\s+-?\d+\s+\S+\s+\d+\s+[\d.]+\s+"
                     r"(\d+)\s+(\d+|-)\s+(\d+\.\d{3}|-)\s+\d+$", re.M)
 
 

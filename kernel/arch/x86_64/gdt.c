@@ -87,6 +87,13 @@ void gdt_init(void)
 		     (uint64_t)(ist_nmi + sizeof(ist_nmi)));
 }
 
+/* See trap.h. Read by the CPU at each interrupt from user mode; caller has
+ * interrupts off. */
+void gdt_set_rsp0(unsigned cpu, uint64_t top)
+{
+	gdt_cpus[cpu].tss.rsp[0] = top;
+}
+
 /* See trap.h. The TSS is read at each stack switch, so the new stack is in
  * use from the next interrupt on; caller has interrupts off. */
 void gdt_set_ist(unsigned cpu, unsigned ist, uint64_t top)

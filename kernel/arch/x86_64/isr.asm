@@ -1,5 +1,14 @@
 ; isr.asm — one entry point per vector. Each pushes a uniform frame
 ; (struct trap_frame in trap.h) and calls trap_dispatch(frame).
+;
+; GS: while the CPU runs kernel code the GS base is its per-CPU record
+; (percpu.h); in user mode it is the user's, and SWAPGS exchanges the two
+; (IA32_KERNEL_GS_BASE holds the other). An interrupt or exception from
+; user mode (saved CS with RPL 3) swaps on entry and again on exit. NMI,
+; double fault and machine check can arrive anywhere, also between a
+; SWAPGS and the SYSRET/IRETQ after it (syscall.asm), so they look at the
+; GS base itself: a user value (upper half clear) is swapped, and swapped
+; back on exit.
 
 bits 64
 section .text
@@ -39,7 +48,30 @@ isr_common:
 	push r13
 	push r14
 	push r15
-	cld
+	xor ebx, ebx            ; 1: swap GS again on the way out (RBX survives the call)
+	mov rax, [rsp + 15*8]   ; vector
+	cmp rax, 2
+	je .paranoid
+	cmp rax, 8
+	je .paranoid
+	cmp rax, 18
+	je .paranoid
+	test qword [rsp + 18*8], 3   ; saved CS: from user mode?
+	jz .gs_ready
+	swapgs
+	mov ebx, 1
+	jmp .gs_ready
+.paranoid:
+	mov ecx, 0xC0000101     ; IA32_GS_BASE
+	rdmsr
+	test edx, edx
+	js .gs_ready            ; a kernel address: the kernel's GS already
+	swapgs
+	mov ebx, 1
+.gs_ready:
+	lfence                  ; no kernel loads speculated under the user's GS
+	push qword 2
+	popfq                   ; DF and AC clear (AC: SMAP applies), IF stays off
 	mov rdi, rsp
 	; Build a fake call frame (interrupted RBP, interrupted RIP) so that
 	; frame-pointer backtraces walk on into the interrupted code.
@@ -49,6 +81,10 @@ isr_common:
 	mov rbp, rsp
 	call trap_dispatch
 	add rsp, 16
+	test ebx, ebx
+	jz .gs_restored
+	swapgs
+.gs_restored:
 	pop r15
 	pop r14
 	pop r13

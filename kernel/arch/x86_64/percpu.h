@@ -24,6 +24,9 @@ struct thread;
 
 struct percpu {
 	struct percpu *self;           /* must stay first: %gs:0 */
+	/* System-call entry (syscall.asm reads these at fixed offsets). */
+	uint64_t kernel_rsp;           /* %gs:8: top of the running user thread's kernel stack */
+	uint64_t user_rsp;             /* %gs:16: the user RSP while the entry saves it */
 	unsigned cpu;                  /* logical id */
 	uint32_t apic_id;
 	volatile int online;           /* 1 once the CPU runs its idle loop (or the shell) */
@@ -41,6 +44,9 @@ struct percpu {
 	volatile int sched_ready;      /* 1 once this CPU runs threads */
 	uint64_t switch_ns;            /* time of this CPU's last switch (thread_switch) */
 };
+
+_Static_assert(__builtin_offsetof(struct percpu, kernel_rsp) == 8, "syscall.asm: PCPU_KERNEL_RSP");
+_Static_assert(__builtin_offsetof(struct percpu, user_rsp) == 16, "syscall.asm: PCPU_USER_RSP");
 
 /* The record of logical CPU cpu (< MAXCPU). */
 struct percpu *percpu_get(unsigned cpu);

@@ -7,6 +7,8 @@
 #include <panic.h>
 #include <backtrace.h>
 #include <thread.h>
+#include <user.h>
+#include <user_cpu.h>
 
 extern trap_handler_t trap_handlers[256];
 
@@ -62,7 +64,11 @@ static void __attribute__((noreturn)) exception_report(struct trap_frame *tf)
 static uint64_t unexpected_interrupts;
 
 /* Called by isr.asm with interrupts off, on the interrupted stack (or an
- * IST stack). Handlers run with interrupts off. */
+ * IST stack). Handlers run with interrupts off. An exception in user mode
+ * ends that process (user_fault()); one in the kernel is fatal, except a
+ * page fault inside the user-copy routines, which they report as
+ * ERR_FAULT. Back to user mode, a thread whose process was killed leaves
+ * (user_return_check()). */
 void trap_dispatch(struct trap_frame *tf)
 {
 	uint64_t vec = tf->vector;
@@ -71,6 +77,10 @@ void trap_dispatch(struct trap_frame *tf)
 			trap_handlers[2](tf);
 			return;
 		}
+		if ((tf->cs & 3) == 3)
+			user_fault(tf, vec == 14 ? read_cr2() : tf->rip);
+		if (user_copy_fixup(tf))
+			return;
 		exception_report(tf);
 	}
 	if (vec == VEC_SPURIOUS)
@@ -81,4 +91,6 @@ void trap_dispatch(struct trap_frame *tf)
 		printk("trap: unexpected interrupt on vector %lu\n", vec);
 	lapic_eoi();
 	thread_irq_exit(tf->rflags);   /* preemption point: may switch threads */
+	if ((tf->cs & 3) == 3)
+		user_return_check();
 }

@@ -39,6 +39,9 @@ void gdt_init(void);
 /* Give logical CPU cpu its own GDT and TSS with these IST stack tops and
  * load them on the calling CPU (which must be cpu). Per CPU, bring-up. */
 void gdt_init_cpu(unsigned cpu, uint64_t ist_df_top, uint64_t ist_nmi_top);
+/* The stack an interrupt or exception from user mode starts on (TSS.RSP0)
+ * for cpu; set at each switch to a thread of a process. */
+void gdt_set_rsp0(unsigned cpu, uint64_t top);
 /* Replace one IST stack (IST_DOUBLE_FAULT or IST_NMI) of cpu's TSS. */
 void gdt_set_ist(unsigned cpu, unsigned ist, uint64_t top);
 

@@ -1,0 +1,48 @@
+/*
+ * user_cpu.h — the CPU side of user mode: the SYSCALL MSRs, SMEP, SMAP and
+ * UMIP, and what a switch to a thread of a process changes (its page
+ * tables, the kernel stack that interrupts and system calls from user mode
+ * land on). docs/userland.md.
+ */
+#ifndef MOSAIC_ARCH_USER_CPU_H
+#define MOSAIC_ARCH_USER_CPU_H
+#include <stdint.h>
+
+struct thread;
+struct trap_frame;
+
+#define USER_CS 0x23                 /* GDT entry 4 (user code), RPL 3 */
+#define USER_SS 0x1b                 /* GDT entry 3 (user data), RPL 3 */
+#define USER_RFLAGS 0x202            /* IF and the reserved bit 1 */
+#define VEC_SYSCALL 0x100            /* trap_frame.vector of a system call */
+
+/* Which protections the CPUs run with (the boot CPU's CPUID decides; every
+ * CPU gets the same). */
+struct user_cpu_features {
+	int smep, smap, umip;
+};
+
+/* Program SYSCALL (STAR, LSTAR, FMASK, EFER.SCE), IA32_KERNEL_GS_BASE and
+ * CR4.SMEP/SMAP/UMIP (when the CPU has them) on every online CPU, through
+ * smp_call_on(). Boot CPU, once, before the first process; interrupts on. */
+void user_cpu_init(struct user_cpu_features *out);
+/* What thread_switch() does for the thread it switches to: a thread of a
+ * process gets its page tables and its kernel stack as the stack of
+ * interrupts and system calls from user mode (TSS.RSP0, percpu kernel_rsp);
+ * a kernel thread gets the kernel's page tables. Interrupts off. */
+void user_cpu_switch(struct thread *next);
+/* Enter user mode with tf's registers; never returns (syscall.asm).
+ * Interrupts off. */
+void arch_user_return(struct trap_frame *tf) __attribute__((noreturn));
+/* Copy n bytes between kernel and user memory (usercopy.asm): 0 or
+ * ERR_FAULT. Only kernel/user/usercopy.c calls these, after its checks. */
+int64_t arch_copy_user(void *dst, const void *src, uint64_t n);
+/* Copy a user string with its NUL, at most max bytes: its length, ERR_FAULT
+ * or ERR_TOOBIG. */
+int64_t arch_copy_user_str(char *dst, const char *src, uint64_t max);
+/* If tf is a page fault (or, defensively, a general-protection fault)
+ * inside the copy routines, point it at their fault exit and return 1;
+ * else 0. From the exception path. */
+int user_copy_fixup(struct trap_frame *tf);
+
+#endif

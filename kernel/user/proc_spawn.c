@@ -1,0 +1,120 @@
+/* proc_spawn.c — starting a program: a new process with its own address
+ * space, the program's segments, a first stack holding its arguments and
+ * one thread (docs/userland.md, "Processes"). */
+#include "uproc.h"
+#include "elf_check.h"
+#include "archive.h"
+#include "uargs.h"
+#include "ulayout.h"
+#include <mm.h>
+#include <printk.h>
+#include <string.h>
+
+/* Copies the handles pass[0..n) of parent (rights limited to prights[i]
+ * and the parent's) into the new p's slots 0..n-1: 0 or ERR_BADH.
+ * user_lock held. */
+static int proc_pass_handles(struct proc *p, struct proc *parent, const int32_t *pass,
+			     const uint32_t *prights, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct endpoint *ep = parent ? handle_get(parent, pass[i], 0) : NULL;
+		uint32_t rights = ep ? parent->handles[pass[i]].rights & prights[i] : 0;
+		if (!ep || !rights)
+			return ERR_BADH;
+		handle_install(p, ep, rights);   /* slot i: the table was empty */
+	}
+	return 0;
+}
+
+/* Builds p's image: the program and the first stack with args; the entry
+ * point and initial RSP and argv. 0 or ERR_*. */
+static int proc_image(struct proc *p, const struct archive_file *f, const struct uargs *args,
+		      struct ustack **stack, uint64_t *entry, uint64_t *rsp, uint64_t *argv)
+{
+	char why[ELF_ERR_MAX];
+	int rc = uelf_load(&p->vm, f->data, f->size, entry, why, sizeof(why));
+	if (rc == ERR_NOEXEC)
+		printk("user: program %s: %s\n", f->name, why);
+	if (rc)
+		return rc;
+	if (!(*stack = uvm_stack_get(&p->vm, MAIN_STACK_SIZE)))
+		return ERR_NOMEM;
+	uint64_t need = uargs_stack_bytes(args);
+	uint8_t *img = kmalloc(need);
+	if (!img)
+		return ERR_NOMEM;
+	rc = uargs_layout(args, (*stack)->top, img, need, rsp, argv);
+	if (!rc)
+		rc = uvm_write(&p->vm, *rsp, img, need);
+	kfree(img);
+	return rc;
+}
+
+/* A process that never ran is taken apart again (in_table: it has a pid). */
+static void proc_undo(struct proc *p, int in_table)
+{
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	handle_close_all(p);
+	if (in_table)
+		p->state = PROC_ZOMBIE;
+	spin_unlock_irqrestore(&user_lock, flags);
+	uvm_free(&p->vm);
+	if (!in_table) {
+		kfree(p);
+		return;
+	}
+	flags = spin_lock_irqsave(&user_lock);
+	proc_free_locked(p);
+	spin_unlock_irqrestore(&user_lock, flags);
+}
+
+/* See uproc.h. */
+int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
+	       const int32_t *pass, const uint32_t *prights, uint32_t n, unsigned kflags)
+{
+	const struct archive_file *f = user_archive_find(prog);
+	if (!f)
+		return ERR_NOENT;
+	struct proc *p = kzalloc(sizeof(*p));
+	if (!p || uvm_init(&p->vm)) {
+		kfree(p);
+		return ERR_NOMEM;
+	}
+	memcpy(p->name, f->name, sizeof(p->name) < sizeof(f->name) ? sizeof(p->name) : sizeof(f->name));
+	p->name[PROC_NAME_MAX - 1] = 0;
+	struct ustack *stack = NULL;
+	uint64_t entry, rsp, argv;
+	int rc = proc_image(p, f, args, &stack, &entry, &rsp, &argv);
+	struct uthread *ut = rc ? NULL : uthread_new(stack, entry, rsp, args->argc, argv, n);
+	if (!rc && !ut)
+		rc = ERR_NOMEM;
+	if (rc) {
+		uvm_free(&p->vm);
+		kfree(p);
+		return rc;
+	}
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	rc = proc_pass_handles(p, parent, pass, prights, n);
+	int pid = 0;
+	if (!rc) {
+		p->parent = parent;
+		p->ppid = parent ? parent->pid : 0;
+		p->kernel_child = parent == NULL;
+		p->foreground = (kflags & PROC_FOREGROUND) != 0;
+		p->detached = (kflags & PROC_DETACHED) != 0;
+		proc_insert_locked(p);
+		pid = p->pid;
+	}
+	spin_unlock_irqrestore(&user_lock, flags);
+	if (rc) {
+		kfree(ut);
+		proc_undo(p, 0);
+		return rc;
+	}
+	rc = uthread_start(p, ut, 1, NULL);
+	if (rc) {
+		proc_undo(p, 1);
+		return rc;
+	}
+	return pid;   /* p itself may be gone already (detached, ended) */
+}

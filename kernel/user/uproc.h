@@ -1,0 +1,279 @@
+/*
+ * uproc.h — processes, their threads, address spaces, handles and waits:
+ * the structures the files of kernel/user/ share (docs/userland.md).
+ *
+ * Locking. One spinlock, user_lock, guards everything of this layer that
+ * more than one thread touches: the process table and every process's
+ * state, thread list and handle table, the endpoints and their queues,
+ * the service names, and every wait (struct uwait). Like seL4's kernel
+ * lock on SMP it keeps the rules simple: an IPC rendezvous, a kill and a
+ * wake-up are each one critical section, so no wake-up is lost between a
+ * test and a sleep. It is held only for short bookkeeping (never while
+ * copying user memory or allocating pages); it nests outside the
+ * scheduler's and the timers' locks. Page-table changes of one address
+ * space take that space's sleeping mutex instead (struct uvm).
+ */
+#ifndef MOSAIC_USER_UPROC_H
+#define MOSAIC_USER_UPROC_H
+#include <stdint.h>
+#include <stddef.h>
+#include <mosaic/syscall.h>
+#include <mutex.h>
+#include <spinlock.h>
+#include <timer.h>
+#include <thread.h>
+#include <trap.h>
+
+extern struct spinlock user_lock;
+
+/* ---- waits (uwait.c) ---- */
+
+enum { UW_WAITING = 0, UW_WOKEN, UW_TIMEOUT, UW_KILLED, UW_AGAIN };
+
+/* A thread waiting in this layer: on its kernel stack while it sleeps,
+ * queued on a channel or on none (woken by whoever holds a pointer to
+ * it). */
+struct uwait {
+	struct thread *td;
+	struct uwait *next;
+	struct uchan *chan;              /* where it is queued, NULL if nowhere */
+	int state;                       /* UW_* (user_lock) */
+	struct timer timer;
+	int timer_armed;
+	volatile int timer_done;         /* the timeout callback is finished with this record */
+};
+
+/* A FIFO of waiters. */
+struct uchan {
+	struct uwait *head, *tail;
+};
+
+#define UWAIT_FOREVER UINT64_MAX
+
+/* Sleep on ch (NULL: on no channel) until a waker, the deadline (absolute
+ * time_ns(); UWAIT_FOREVER) or, for a thread of a process, a kill. Caller
+ * holds user_lock (taken with spin_lock_irqsave), which is released while
+ * it sleeps and held again on return. Returns UW_WOKEN, UW_TIMEOUT,
+ * UW_KILLED (the process is being killed: checked first, so a killed
+ * thread never sleeps), or UW_AGAIN (woken by something else: test the
+ * condition again). */
+int uwait_sleep(struct uchan *ch, struct uwait *w, uint64_t deadline);
+/* Wake w (queued on a channel or none) with UW_WOKEN. user_lock held. */
+void uwait_wake(struct uwait *w);
+/* Wake the oldest / every waiter of ch. user_lock held. */
+struct uwait *uchan_pop(struct uchan *ch);
+void uchan_wake_all(struct uchan *ch);
+/* Deadline of a relative timeout (IPC_FOREVER → UWAIT_FOREVER). */
+uint64_t uwait_deadline(uint64_t timeout_ns);
+
+/* ---- address spaces (uvm.c) ---- */
+
+/* A user stack: [top - size, top) mapped, the page below unmapped. */
+struct ustack {
+	uint64_t top, size;
+	int in_use;
+	struct ustack *next;
+};
+
+struct uvm {
+	uint64_t pml4;                   /* physical; its upper half is the kernel's */
+	uint32_t pages;                  /* pages held: mapped and page tables */
+	uint64_t map_next;               /* next SYS_VM_MAP address */
+	uint64_t stack_next;             /* top of the next new stack */
+	struct ustack *stacks;           /* every stack ever made (reused, never unmapped) */
+	struct mutex lock;               /* page tables, counters, stacks */
+};
+
+#define UVM_WRITE 0x1
+#define UVM_EXEC  0x2
+
+/* An empty address space: 0 or ERR_NOMEM. */
+int uvm_init(struct uvm *vm);
+/* Free every user page and table and the PML4. No thread of it runs. */
+void uvm_free(struct uvm *vm);
+/* Map fresh zeroed pages over [va, va + bytes) (page aligned, unmapped,
+ * in the user half) with UVM_* permissions, readable always. 0, ERR_NOMEM
+ * (no page, or over USER_PAGES_MAX; pages mapped so far stay). Holds
+ * vm->lock. */
+int uvm_map_zero(struct uvm *vm, uint64_t va, uint64_t bytes, unsigned prot);
+/* Write n bytes at va through the page tables (any permissions), for
+ * building a new program's image before it runs: 0, or ERR_FAULT where a
+ * page is missing. Holds vm->lock. */
+int uvm_write(struct uvm *vm, uint64_t va, const void *src, uint64_t n);
+/* SYS_VM_MAP: fresh memory of bytes (rounded up to pages); its address or
+ * ERR_INVAL / ERR_NOMEM. */
+int64_t uvm_map_anon(struct uvm *vm, uint64_t bytes);
+/* A stack of size bytes (page multiple): a free one of that size, or a new
+ * one below the last; NULL when out of memory or space. */
+struct ustack *uvm_stack_get(struct uvm *vm, uint64_t size);
+/* Give a stack back for reuse (a thread that used it is gone). */
+void uvm_stack_put(struct uvm *vm, struct ustack *s);
+/* 1 if addr lies in the guard page below one of vm's stacks. Lock-free
+ * read of a list that only grows. */
+int uvm_in_guard(struct uvm *vm, uint64_t addr);
+
+/* uelf.c: load the program in file[0..size) into the new vm and set
+ * *entry: 0, ERR_NOEXEC (err says why), or ERR_NOMEM. */
+int uelf_load(struct uvm *vm, const uint8_t *file, uint64_t size, uint64_t *entry, char *err,
+	      size_t err_size);
+/* user_boot.c: the boot archive's file called name, or NULL. */
+struct archive_file;
+const struct archive_file *user_archive_find(const char *name);
+
+/* ---- endpoints and handles (ipc*.c, handle.c) ---- */
+
+struct endpoint {
+	uint32_t id;                     /* shown by `ps`; never reused */
+	uint32_t refs;                   /* handles, names, operations under way */
+	uint32_t recv_refs;              /* handles with HANDLE_RECV */
+	int dead;                        /* no receiver can ever come: every wait fails */
+	struct uchan senders, receivers;
+};
+
+struct handle {
+	struct endpoint *ep;             /* NULL: free slot */
+	uint32_t rights;                 /* HANDLE_* */
+};
+
+/* ---- threads and processes (proc*.c, uthread.c) ---- */
+
+struct ipc_wait;
+struct proc;
+
+enum { UT_LIVE = 0, UT_EXITED };
+
+struct uthread {
+	struct thread *td;
+	struct proc *proc;
+	uint32_t tid;                    /* td->id */
+	uint32_t index;                  /* 0: the first thread */
+	int state;                       /* UT_* */
+	int joining;                     /* a sibling waits in SYS_THREAD_JOIN */
+	uint64_t exit_value;
+	struct ustack *stack;
+	struct uchan join_chan;
+	struct ipc_wait *reply_to;       /* the caller waiting for this thread's reply */
+	int reply_lost;                  /* that caller gave up (timeout, killed) */
+	uint64_t entry, sp, arg0, arg1, arg2;   /* its first entry into user mode */
+	struct uthread *next;            /* proc->threads */
+};
+
+enum { PROC_LIVE = 0, PROC_DYING, PROC_ZOMBIE };
+
+struct proc {
+	int pid, ppid;
+	struct proc *parent;             /* NULL: the kernel (shell, boot) or an orphan */
+	char name[PROC_NAME_MAX];
+	int state;                       /* PROC_* */
+	int killed;                      /* its threads leave at their next return to user mode */
+	struct wait_info result;         /* how it ended; the first cause wins */
+	int ready;                       /* SYS_READY called */
+	int detached;                    /* nobody waits: freed once it is a zombie */
+	int kernel_child;                /* started by the kernel: its end is reported on the console */
+	int foreground;                  /* the shell waits for it: it may read the console */
+	int reads_console;               /* it has asked for input: keys but Ctrl-C are its */
+	int nlive;                       /* threads not exited */
+	uint32_t next_index;
+	uint64_t start_ns;
+	struct uthread *threads;         /* records not yet freed */
+	struct uvm vm;
+	struct handle handles[HANDLES_MAX];
+	struct uchan child_chan;         /* its threads in SYS_WAIT */
+	struct uchan ready_chan;         /* a spawner waiting for SYS_READY */
+	struct proc *next;               /* the process table */
+	struct proc *reap_next;
+};
+
+/* The calling thread's record / process (NULL in a kernel thread). */
+struct uthread *uthread_self(void);
+struct proc *proc_self(void);
+
+/* proc.c */
+struct proc *proc_find(int pid);                  /* user_lock held */
+/* Give p the next pid and add it to the table. user_lock held. */
+void proc_insert_locked(struct proc *p);
+/* Mark p killed (how: WAIT_KILLED, WAIT_FAULTED, WAIT_EXITED with status,
+ * addr) and wake every thread of it so it leaves. The first call decides
+ * the result. user_lock held. */
+void proc_kill_locked(struct proc *p, uint32_t how, int32_t status, uint64_t addr);
+/* A thread of p is gone: the last one hands p to the reaper. user_lock held. */
+void proc_thread_gone_locked(struct proc *p);
+/* Wake the waiters for p's end (its parent's SYS_WAIT, the shell). user_lock held. */
+void proc_notify_end_locked(struct proc *p);
+/* Remove a zombie from the table and free it. user_lock held. */
+void proc_free_locked(struct proc *p);
+/* Start the reaper thread. Boot. */
+void proc_reaper_start(void);
+/* The channel the kernel's own waits for its children sleep on. */
+extern struct uchan proc_kernel_child_chan;
+
+/* The children of p matching pid (-1: any): the first after `after`
+ * (NULL: the first of all), or NULL. user_lock held. */
+struct proc *proc_child(struct proc *p, int pid, struct proc *after);
+
+/* proc_spawn.c: start program prog (a name in the boot archive) with args
+ * as a child of parent (NULL: the kernel), its handles 0..n-1 copies of
+ * parent's handles pass[i] with rights prights[i] (and the parent's).
+ * kflags (kernel children): PROC_FOREGROUND, PROC_DETACHED. Returns the
+ * pid, or an ERR_* code; a refused program file is reported on the
+ * console with its reason. Thread context, no lock. */
+#define PROC_FOREGROUND 0x1   /* the shell waits for it: it may read the console */
+#define PROC_DETACHED   0x2   /* nobody waits: freed when it ends, its end reported */
+struct uargs;
+int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
+	       const int32_t *pass, const uint32_t *prights, uint32_t n, unsigned kflags);
+
+/* uthread.c */
+/* A thread record that will start at entry with RSP = sp and RDI, RSI,
+ * RDX = a0..a2 on stack; NULL when out of memory. */
+struct uthread *uthread_new(struct ustack *stack, uint64_t entry, uint64_t sp, uint64_t a0,
+			    uint64_t a1, uint64_t a2);
+/* Link ut into p and start its kernel thread: 0 (its tid in *tid unless
+ * NULL), ERR_NOSPC (THREADS_MAX live), ERR_SRCH (p is being killed) or
+ * ERR_NOMEM; on failure ut is unlinked and freed and its stack given
+ * back. first: p's first thread (no limit, no kill check, and its failure
+ * does not end p: the spawner cleans up). Thread context, no lock. */
+int uthread_start(struct proc *p, struct uthread *ut, int first, uint32_t *tid);
+/* End the calling thread of a process (value for a joiner). Never returns. */
+void uthread_exit(uint64_t value) __attribute__((noreturn));
+/* The thread tid of p, or NULL. user_lock held. */
+struct uthread *uthread_find(struct proc *p, uint32_t tid);
+/* Free an exited thread's record once its kernel thread is gone. */
+void uthread_free(struct uthread *ut);
+
+/* handle.c — user_lock held for all. */
+/* Free slot of p for ep with rights (takes a reference): the handle or ERR_NOSPC. */
+int handle_install(struct proc *p, struct endpoint *ep, uint32_t rights);
+/* p's endpoint behind h if the handle has all of rights; else NULL. */
+struct endpoint *handle_get(struct proc *p, int64_t h, uint32_t rights);
+/* Close h: ERR_BADH if it is not one. */
+int handle_close(struct proc *p, int64_t h);
+/* Close every handle of p. */
+void handle_close_all(struct proc *p);
+/* Drop one reference of ep (freed at 0). */
+void endpoint_put(struct endpoint *ep);
+/* A new endpoint with one reference, or NULL. Any lock state. */
+struct endpoint *endpoint_new(void);
+/* ep will never have a receiver again: fail every wait on it (ERR_DEAD)
+ * and drop its service names. */
+void endpoint_kill(struct endpoint *ep);
+/* svc.c: drop every name of ep. */
+void svc_forget(struct endpoint *ep);
+
+/* ipc.c: a thread leaves: fail the caller waiting for its reply. */
+void ipc_thread_gone(struct uthread *ut);
+
+/* usercopy.c: the only ways into user memory (checked ranges, faults
+ * caught): 0 or ERR_FAULT. */
+int copy_from_user(void *dst, uint64_t src, uint64_t n);
+int copy_to_user(uint64_t dst, const void *src, uint64_t n);
+/* A user string with its NUL in at most max bytes: its length, ERR_FAULT
+ * or ERR_TOOBIG. */
+int64_t copy_str_from_user(char *dst, uint64_t src, uint64_t max);
+
+/* syscall.c: a system call's handler reads its arguments from the frame
+ * and returns RAX (the IPC calls also write other registers). */
+typedef int64_t (*syscall_fn)(struct trap_frame *tf);
+extern const syscall_fn syscall_table[SYS_COUNT];
+
+#endif

@@ -1,0 +1,179 @@
+/* uthread.c — the threads of processes: each is a kernel thread (scheduled
+ * by ULE like any other) whose record links it to its process, entering
+ * user mode at its start and leaving through uthread_exit() (see uproc.h). */
+#include "uproc.h"
+#include <mm.h>
+#include <printk.h>
+#include <cpu.h>
+#include <user.h>
+#include <user_cpu.h>
+
+/* See uproc.h. */
+struct uthread *uthread_self(void)
+{
+	struct thread *td = thread_current();
+	return td ? td->uth : NULL;
+}
+
+/* See uproc.h. */
+struct proc *proc_self(void)
+{
+	struct uthread *ut = uthread_self();
+	return ut ? ut->proc : NULL;
+}
+
+/* See user.h. */
+uint64_t user_thread_cr3(const struct thread *td)
+{
+	return td->uth->proc->vm.pml4;
+}
+
+/* See user.h. The record outlives the kernel thread's place on the thread
+ * list (the reaper and joiners free it after thread_join()). */
+int user_thread_pid(const struct thread *td)
+{
+	return td->uth ? td->uth->proc->pid : 0;
+}
+
+/* See uproc.h. */
+struct uthread *uthread_new(struct ustack *stack, uint64_t entry, uint64_t sp, uint64_t a0,
+			    uint64_t a1, uint64_t a2)
+{
+	struct uthread *ut = kzalloc(sizeof(*ut));
+	if (!ut)
+		return NULL;
+	ut->stack = stack;
+	ut->entry = entry;
+	ut->sp = sp;
+	ut->arg0 = a0;
+	ut->arg1 = a1;
+	ut->arg2 = a2;
+	return ut;
+}
+
+/* See uproc.h. */
+struct uthread *uthread_find(struct proc *p, uint32_t tid)
+{
+	for (struct uthread *ut = p->threads; ut; ut = ut->next)
+		if (ut->tid == tid && tid)
+			return ut;
+	return NULL;
+}
+
+/* Unlinks ut from its process's list. user_lock held. */
+static void uthread_unlink(struct uthread *ut)
+{
+	for (struct uthread **pp = &ut->proc->threads; *pp; pp = &(*pp)->next) {
+		if (*pp == ut) {
+			*pp = ut->next;
+			return;
+		}
+	}
+}
+
+/* See uproc.h. */
+void uthread_free(struct uthread *ut)
+{
+	if (ut->stack)
+		uvm_stack_put(&ut->proc->vm, ut->stack);
+	kfree(ut);
+}
+
+/* Body of every user thread: records which kernel thread it is, then
+ * enters user mode (unless its process is already being killed). */
+static void uthread_main(void *arg)
+{
+	struct uthread *ut = arg;
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	ut->td = thread_current();
+	ut->tid = ut->td->id;
+	spin_unlock_irqrestore(&user_lock, flags);
+	user_return_check();
+	struct trap_frame tf = { .rip = ut->entry, .cs = USER_CS, .rflags = USER_RFLAGS,
+				 .rsp = ut->sp, .ss = USER_SS, .rdi = ut->arg0, .rsi = ut->arg1,
+				 .rdx = ut->arg2 };
+	cpu_cli();
+	arch_user_return(&tf);
+}
+
+/* See uproc.h. A new thread inherits its creator's nice value and CPU
+ * mask when the creator is a thread of the same process (FreeBSD's
+ * threads inherit the process's cpuset); ULE's fork inheritance of the
+ * interactivity history comes with thread_create(). */
+int uthread_start(struct proc *p, struct uthread *ut, int first, uint32_t *tid)
+{
+	struct uthread *self = uthread_self();
+	struct thread_attr attr = { .uth = ut };
+	if (self && self->proc == p) {
+		attr.nice = self->td->ts.ts_nice;
+		attr.affinity = &self->td->ts.ts_mask;
+	}
+	int rc = 0;
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	if (!first && p->killed)
+		rc = ERR_SRCH;
+	else if (!first && p->nlive >= THREADS_MAX)
+		rc = ERR_NOSPC;
+	if (!rc) {
+		ut->proc = p;
+		ut->index = p->next_index++;
+		ut->next = p->threads;
+		p->threads = ut;
+		p->nlive++;
+	}
+	spin_unlock_irqrestore(&user_lock, flags);
+	if (rc) {
+		ut->proc = p;
+		uthread_free(ut);
+		return rc;
+	}
+	char name[THREAD_NAME_MAX];
+	if (ut->index == 0)
+		ksnprintf(name, sizeof(name), "%s", p->name);
+	else
+		ksnprintf(name, sizeof(name), "%s/%u", p->name, ut->index);
+	struct thread *td = thread_create(name, uthread_main, ut, &attr);
+	if (!td) {
+		flags = spin_lock_irqsave(&user_lock);
+		uthread_unlink(ut);
+		p->nlive--;
+		spin_unlock_irqrestore(&user_lock, flags);
+		uthread_free(ut);
+		return ERR_NOMEM;
+	}
+	if (!first) {
+		/* td lives: the creator keeps p from the reaper, and only a
+		 * sibling who knows the tid could join it. */
+		flags = spin_lock_irqsave(&user_lock);
+		ut->td = td;
+		ut->tid = td->id;
+		spin_unlock_irqrestore(&user_lock, flags);
+		if (tid)
+			*tid = td->id;
+	}
+	return 0;
+}
+
+/* See uproc.h. A joiner and the caller waiting for this thread's reply
+ * are woken; the last thread of the process hands it to the reaper. The
+ * record stays until a joiner or the reaper frees it. */
+void uthread_exit(uint64_t value)
+{
+	struct uthread *ut = uthread_self();
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	ut->state = UT_EXITED;
+	ut->exit_value = value;
+	uchan_wake_all(&ut->join_chan);
+	ipc_thread_gone(ut);
+	proc_thread_gone_locked(ut->proc);
+	spin_unlock_irqrestore(&user_lock, flags);
+	thread_exit();
+}
+
+/* See user.h. */
+void user_return_check(void)
+{
+	struct uthread *ut = uthread_self();
+	if (ut && __atomic_load_n(&ut->proc->killed, __ATOMIC_ACQUIRE))
+		uthread_exit(0);
+}

@@ -1,0 +1,162 @@
+"""User mode (docs/userland.md): init at boot, `run`, `run -b`, `kill`,
+Ctrl-C, `ps`, the programs hello, faults, kv/kvd, ipcbench and sysfuzz on
+one booted small hybrid machine (4 CPUs: what these check needs no more),
+with `ustat` showing that processes, threads and kernel memory come back
+to where they were; and one i7-1370P boot where a user-mode sysbench under
+policy=hmp gets four distinct P-cores, as `bench cpu` does."""
+import os
+import re
+
+from qemu import ROOT, TestFailure
+
+SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
+I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")      # 0-11 P (pairs), 12-19 E
+USTAT = re.compile(r"ustat: processes (\d+), user pages (\d+), threads live (\d+), heap allocations "
+                   r"(\d+), memory in use (\d+) bytes")
+
+
+def check(cond, msg):
+    if not cond:
+        raise TestFailure(msg)
+
+
+def setup(ctx):
+    m = ctx.machine(machine_file=SMALL)
+    m.wait_prompt()
+    return m
+
+
+def ustat(m):
+    out = m.command("ustat")
+    u = USTAT.search(out)
+    check(u, "no ustat line:\n" + out)
+    return tuple(int(x) for x in u.groups())
+
+
+def clean(m, out):
+    check("panic" not in out and "EXCEPTION" not in out, m.tail(3000))
+
+
+def test_init_runs_its_script_at_boot(ctx, m):
+    with m.lock:
+        boot = m.output
+    check("user: syscall/sysret; SMEP on, SMAP on" in boot, boot[-3000:])
+    check(re.search(r"user: module userland\.cpio: \d+ files", boot), boot[-3000:])
+    check("init: started kvd as pid 2 in the background" in boot, boot[-3000:])
+    check(re.search(r"hello from user mode: pid 3, thread \d+, cpu \d+ \(\S+ core\), 1 argument", boot),
+          boot[-3000:])
+    check("user: init is pid 1, its script done" in boot, boot[-3000:])
+    check(boot.index("its script done") < boot.index("mosaic> "), "init finished after the prompt")
+
+
+def test_run_hello_and_refusals(ctx, m):
+    out = m.command("run hello one two")
+    check(re.search(r"hello from user mode: pid \d+, thread \d+, cpu \d+ \(\S+ core\), 2 arguments", out)
+          and 'argv[2] = "two"' in out, out)
+    check(re.search(r"run: hello \(pid \d+\) exited with status 0", out), out)
+    out = m.command("run nosuch")
+    check("run: nosuch: no such program or name" in out, out)
+    out = m.command("kill 99999")
+    check("kill: 99999: no such process" in out, out)
+    out = m.command("run -b")
+    check("usage: run" in out, out)
+
+
+def test_ps_shows_processes_and_their_threads(ctx, m):
+    out = m.command("ps")
+    rows = re.findall(r"^\s*(\d+)\s+(\d+) (\S+)\s+live\s+(\d+)\s+(\d+)\s+\d+\s+([\d ]+)$",
+                      out.replace("\r", ""), re.M)
+    procs = {r[2]: r for r in rows}
+    check("init" in procs and "kvd" in procs and procs["kvd"][1] == "1", out)
+    tid = procs["kvd"][5].split()[0]
+    check(re.search(r"^\s*%s kvd\s" % tid, out, re.M), "kvd's thread %s not in the threads:\n%s" % (tid, out))
+
+
+def test_faults_kill_only_their_process(ctx, m):
+    before = ustat(m)
+    out = m.command("run faults", timeout=120)
+    clean(m, out)
+    for case in ("ptr", "kptr", "jump", "nx", "stack", "ud", "div", "syscall"):
+        check(re.search(r"faults: %s\s.*: caught" % case, out), "%s not caught:\n%s" % (case, out))
+    check("faults: 8 of 8 caught" in out, out)
+    reports = re.findall(r"user: pid \d+ \(faults\) thread \d+: .*; backtrace [0-9a-f ]+; process killed", out)
+    check(len(reports) == 7, "one report line per fault expected:\n" + out)
+    check("stack overflow (guard page)" in out and "divide error" in out and "illegal instruction" in out, out)
+    check(ustat(m) == before, "counts changed: %r -> %r" % (before, ustat(m)))
+
+
+def test_kv_service_by_ipc(ctx, m):
+    out = m.command("run kv put colour blue")
+    check("kv: put colour: ok" in out, out)
+    out = m.command("run kv get colour")
+    check("colour = blue" in out, out)
+    out = m.command("run kv get shape")
+    check("kv: get: ERR_NOENT" in out and "exited with status 1" in out, out)
+
+
+def test_ipcbench_and_dead_servers(ctx, m):
+    before = ustat(m)
+    out = m.command("run ipcbench --rounds 500", timeout=240)
+    clean(m, out)
+    for what in ("same cpu", "cross cpu"):
+        r = re.search(r"ipcbench: %s\s.*: 500 calls, round trip us p50 ([\d.]+) p90 ([\d.]+) p99 ([\d.]+) "
+                      r"max ([\d.]+); (\d+) calls/s" % what, out)
+        check(r, "no %s line:\n%s" % (what, out))
+        p = [float(x) for x in r.groups()[:4]]
+        check(0 < p[0] <= p[1] <= p[2] <= p[3] and int(r.group(5)) > 0, "insane percentiles: " + r.group(0))
+    check("waits for its reply: ERR_DEAD (ok)" in out and "waits to be received: ERR_DEAD (ok)" in out, out)
+    check("ipcbench: check ok" in out, out)
+    check(ustat(m) == before, "counts changed: %r -> %r" % (before, ustat(m)))
+
+
+def test_sysfuzz_three_seeds_no_leak(ctx, m):
+    before = ustat(m)
+    for seed in (1, 2, 3):
+        out = m.command("run sysfuzz --seed %d --count 100000" % seed, timeout=300)
+        clean(m, out)
+        check("sysfuzz: seed %d: 100000 calls" % seed in out and "exited with status 0" in out, out)
+    check(ustat(m) == before, "counts changed: %r -> %r" % (before, ustat(m)))
+
+
+def test_background_kill_and_ctrl_c(ctx, m):
+    before = ustat(m)
+    out = m.command("run -b sysbench --threads 2 --time 600")
+    r = re.search(r"run: sysbench started as pid (\d+)", out)
+    check(r, out)
+    out = m.command("ps")
+    check(re.search(r"^\s*%s\s+0 sysbench\s+live\s.*\s\d+ \d+ \d+\s*$" % r.group(1), out, re.M),
+          "sysbench and its three threads not in ps:\n" + out)
+    m.command("kill %s" % r.group(1))
+    m.expect(r"user: pid %s \(sysbench\) was killed" % r.group(1), 30)
+    m.send("run sysbench --threads 1 --time 600\r")
+    m.expect(r"run sysbench --threads 1 --time 600", 30)
+    m.send("\x03")
+    m.expect(r"run: sysbench \(pid \d+\) was killed", 30)
+    m.wait_prompt(30)
+    # A program that reads no input: any key kills it (and is consumed).
+    m.send("run sysbench --threads 1 --time 600\r")
+    m.expect(r"run sysbench --threads 1 --time 600", 30)
+    m.send("x")
+    m.expect(r"run: sysbench \(pid \d+\) was killed", 30)
+    m.wait_prompt(30)
+    out = m.command("echo after")
+    check(out.strip() == "after", "the key reached the shell: %r" % out)
+    check(ustat(m) == before, "counts changed: %r -> %r" % (before, ustat(m)))
+
+
+def test_sysbench_on_four_p_cores_under_hmp(ctx):
+    """Also boots with init=off: no first process, the shell still runs programs."""
+    m = ctx.machine(machine_file=I7, cmdline="init=off", run="sysctl kern.sched.policy=hmp; "
+                    "run sysbench --threads 4 --time 3; poweroff")
+    check(m.wait_exit(300) == 0, "did not power off; output ends:\n" + m.tail())
+    out = m.output.replace("\r", "")
+    clean(m, out)
+    check("user: init=off: no init" in out and "init:" not in out, m.tail(3000))
+    check("sysbench: check ok" in out, m.tail(3000))
+    rows = re.findall(r"sysbench: thread \d+: \d+ events, last cpu (\d+) \((\S+) core (\d+)\), "
+                      r"P ([\d.]+)% E ([\d.]+)% SMT ([\d.]+)%", out)
+    check(len(rows) == 4, "four thread lines expected:\n" + m.tail(3000))
+    for cpu, kind, core, p, e, smt in rows:
+        check(kind == "P" and float(p) >= 95.0 and float(smt) <= 5.0,
+              "a thread not alone on a P-core: cpu %s %s core %s P %s%% SMT %s%%" % (cpu, kind, core, p, smt))
+    check(len({r[2] for r in rows}) == 4, "threads share P-cores: %r" % rows)

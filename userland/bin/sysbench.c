@@ -1,0 +1,157 @@
+/* sysbench — the CPU test of `bench cpu` (sysbench 1.0.20's cpu test, as
+ * the kernel's workload does it) in user mode:
+ *   sysbench [--threads N] [--time S] [--events N] [--max-prime N]
+ * An event is one pass of trial division over 3..max-prime, done as work(W)
+ * with W proportional to the divisions of that pass, anchored so that one
+ * thread alone on a P-core does 8190918.87 events/s (the seed report's hmp
+ * median at 4 threads on the i7-1370P, per thread). Threads run events in
+ * batches of about 1 ms of work until --time passes or --events are done.
+ * The report: events per second over the run, per thread, the events, and
+ * for each thread where it ran (from SYS_THREAD_STATS): its last CPU, that
+ * CPU's core type and core id, and the shares of its run time on P-cores,
+ * E-cores and beside a busy SMT sibling. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mosaic.h>
+
+#define THREADS_LIMIT 64            /* THREADS_MAX of a process, the main thread included */
+#define ANCHOR_RATE_X100 819091887ull
+#define ANCHOR_DIVS 117526ull
+#define BATCH_PS 1000000000ull
+
+struct worker {
+	int tid;
+	uint64_t events, end_ns;
+	struct thread_stats st;
+};
+
+static struct worker workers[THREADS_LIMIT];
+static uint64_t cost_ps, batch, end_at, limit, claimed, counted;
+
+/* Trial divisions of one event at max_prime (as the kernel's wl_cpu.c). */
+static uint64_t divisions(uint64_t max_prime)
+{
+	uint64_t n = 0, t = 1;
+	for (uint64_t c = 3; c < max_prime; c++) {
+		while ((t + 1) * (t + 1) <= c)
+			t++;
+		for (uint64_t l = 2; l <= t; l++) {
+			n++;
+			if (c % l == 0)
+				break;
+		}
+	}
+	return n;
+}
+
+/* One thread: batches of events until a limit; its statistics at the end. */
+static uint64_t worker_main(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t owed_ps = 0;
+	for (;;) {
+		if (end_at && time_ns() >= end_at)
+			break;
+		uint64_t n = batch;
+		if (limit) {
+			uint64_t first = __atomic_fetch_add(&claimed, batch, __ATOMIC_RELAXED);
+			if (first >= limit)
+				break;
+			if (limit - first < n)
+				n = limit - first;
+		}
+		owed_ps += n * cost_ps;
+		work(owed_ps / 1000);
+		owed_ps %= 1000;
+		w->events += n;
+		__atomic_fetch_add(&counted, n, __ATOMIC_RELAXED);
+	}
+	w->end_ns = time_ns();
+	thread_stats(0, &w->st);
+	return 0;
+}
+
+/* Option value s of name in min..max, or exit after saying why. */
+static uint64_t option(const char *name, const char *s, int64_t min, int64_t max)
+{
+	int64_t v;
+	if (!s || parse_int(s, min, max, &v)) {
+		printf("sysbench: %s: '%s' is not a number in %ld..%ld\n", name, s ? s : "", min, max);
+		exit(2);
+	}
+	return (uint64_t)v;
+}
+
+static unsigned pct(uint64_t part, uint64_t whole)
+{
+	return whole ? (unsigned)muldiv64(part, 10000, whole) : 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t threads = 4, secs = 10, max_prime = 10000;
+	for (int i = 1; i < argc; i += 2) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(argv[i], "--threads") == 0)
+			threads = option("--threads", v, 1, THREADS_LIMIT - 1);
+		else if (strcmp(argv[i], "--time") == 0)
+			secs = option("--time", v, 0, 3600);
+		else if (strcmp(argv[i], "--events") == 0)
+			limit = option("--events", v, 0, 1000000000000ll);
+		else if (strcmp(argv[i], "--max-prime") == 0)
+			max_prime = option("--max-prime", v, 100, 100000);
+		else {
+			printf("sysbench: unknown option '%s' (--threads N, --time S, --events N, "
+			       "--max-prime N)\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!secs && !limit) {
+		printf("sysbench: --time 0 and --events 0: the run would never end\n");
+		return 2;
+	}
+	cost_ps = muldiv64(100000000000000ull, divisions(max_prime), ANCHOR_RATE_X100 * ANCHOR_DIVS);
+	batch = cost_ps ? BATCH_PS / cost_ps : 1;
+	if (!batch)
+		batch = 1;
+	uint64_t start = time_ns();
+	end_at = secs ? start + secs * 1000000000ull : 0;
+	uint64_t started = 0;
+	for (; started < threads; started++) {
+		workers[started].tid = thread_create(worker_main, &workers[started], 0);
+		if (workers[started].tid < 0) {
+			printf("sysbench: thread %lu: %s\n", started + 1, strerror(workers[started].tid));
+			break;
+		}
+	}
+	uint64_t sum = 0, end = start;
+	for (uint64_t i = 0; i < started; i++) {
+		thread_join(workers[i].tid, NULL, IPC_FOREVER);
+		sum += workers[i].events;
+		if (workers[i].end_ns > end)
+			end = workers[i].end_ns;
+	}
+	uint64_t rate = end > start ? muldiv64(counted, 100ull * 1000000000ull, end - start) : 0;
+	printf("sysbench cpu: %lu threads, max-prime %lu: %lu.%02lu events/s, %lu.%02lu per thread, "
+	       "%lu events in %lu ms\n", threads, max_prime, rate / 100, rate % 100,
+	       rate / threads / 100, rate / threads % 100, counted, (end - start) / 1000000);
+	for (uint64_t i = 0; i < started; i++) {
+		const struct thread_stats *s = &workers[i].st;
+		struct cpu_info ci = { 0 };
+		cpu_info((unsigned)s->last_cpu, &ci);
+		uint64_t all = s->run_ns_core[0] + s->run_ns_core[1] + s->run_ns_core[2] +
+			       s->run_ns_core[3];
+		unsigned p = pct(s->run_ns_core[CORE_P], all), e = pct(s->run_ns_core[CORE_E], all),
+			 smt = pct(s->run_ns_smt_busy, all);
+		printf("sysbench: thread %d: %lu events, last cpu %d (%s core %u), P %u.%02u%% "
+		       "E %u.%02u%% SMT %u.%02u%%, work %lu ms in %lu ms\n", workers[i].tid,
+		       workers[i].events, s->last_cpu, core_name(ci.core_type), ci.core_id, p / 100,
+		       p % 100, e / 100, e % 100, smt / 100, smt % 100, s->work_ns / 1000000,
+		       s->run_ns / 1000000);
+	}
+	int ok = started == threads && sum == counted && (!limit || counted == limit || end_at);
+	printf("sysbench: check %s (events %lu = sum over threads %lu)\n", ok ? "ok" : "FAILED",
+	       counted, sum);
+	return ok ? 0 : 1;
+}
