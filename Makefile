@@ -124,6 +124,9 @@ $(BUILD)/userland/bin/%: $(BUILD)/userland/bin/%.o $(ULIB_OBJ) userland/user.ld
 $(BUILD)/userland.cpio: $(UPROGS) $(UFILES) tools/make-archive.py
 	tools/make-archive.py $@ $(UPROGS) $(UFILES)
 
+# The objects stay (make would delete them as intermediates and relink).
+.SECONDARY: $(ULIB_OBJ) $(UPROGS:%=%.o)
+
 # ---------------------------------------------------------------- loader
 EFI_INC    := /usr/include/efi
 EFI_CFLAGS := -std=gnu17 -O2 -fpic -fshort-wchar -fno-stack-protector -fno-strict-aliasing \
