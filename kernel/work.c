@@ -64,6 +64,18 @@ int work(uint64_t ns)
 	return 0;
 }
 
+/* See work.h. */
+int64_t work_counted(uint64_t ns)
+{
+	uint64_t before, after;
+	int clocked = emul_workclock_self(&before) == 0;
+	if (work(ns))
+		return -1;
+	if (clocked && emul_workclock_self(&after) == 0)
+		return (int64_t)((after - before) / WC_WORK_PER_NS);
+	return (int64_t)ns;
+}
+
 /* Best iterations per ms of CALIB_ROUNDS rounds on the calling CPU; arg
  * points to the result. Runs with whatever interrupt state it gets
  * (smp_call_on's handler: off). */

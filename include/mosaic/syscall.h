@@ -49,7 +49,7 @@ enum sys_number {
 	SYS_TIME,              /* () -> ns since boot (monotonic) */
 	SYS_CPU,               /* () -> the CPU the caller runs on */
 	SYS_CPU_INFO,          /* (cpu, struct cpu_info *) -> number of CPUs */
-	SYS_WORK,              /* (uint64_t ns <= WORK_CALL_NS_MAX): ns of P-core work -> 0 */
+	SYS_WORK,              /* (uint64_t ns <= WORK_CALL_NS_MAX): ns of P-core work -> ns counted (>= ns) */
 	SYS_VM_MAP,            /* (uint64_t bytes): fresh zeroed RW memory -> its address */
 	SYS_EP_CREATE,         /* () -> handle (send and receive) */
 	SYS_HANDLE_CLOSE,      /* (handle) -> 0 */

@@ -27,6 +27,12 @@
  * doing anything when ns > WORK_NS_MAX or the boot calibration did not
  * run. Any thread context, interrupts on (it may be preempted). */
 int work(uint64_t ns);
+
+/* work(ns), then the ns of work the calling thread's work clock counted
+ * meanwhile: at least ns, more when the last stretch ran past the target
+ * (a vCPU the host paused mid-chunk). ns itself without a work clock; -1
+ * as work() refuses. Same context as work(). */
+int64_t work_counted(uint64_t ns);
 /* Measure the arithmetic kernel's iterations per millisecond on the
  * fastest CPU (P before a CPU of unknown type, before E, before LP-E: the
  * core type of the machine description or CPUID) and say in the boot log

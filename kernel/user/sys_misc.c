@@ -103,12 +103,13 @@ int64_t sys_cpu_info(struct trap_frame *tf)
 }
 
 /* SYS_WORK(ns <= WORK_CALL_NS_MAX): work(W) in the caller's thread, on its
- * work clock (docs/hfi.md). */
+ * work clock (docs/hfi.md); the ns of work its clock counted (>= ns). */
 int64_t sys_work(struct trap_frame *tf)
 {
 	if (tf->rdi > WORK_CALL_NS_MAX)
 		return ERR_INVAL;
-	return work(tf->rdi) ? ERR_INVAL : 0;
+	int64_t done = work_counted(tf->rdi);
+	return done < 0 ? ERR_INVAL : done;
 }
 
 /* SYS_VM_MAP(bytes): fresh zeroed read-write memory; its address. */

@@ -49,7 +49,7 @@ static uint64_t divisions(uint64_t max_prime)
 static uint64_t worker_main(void *arg)
 {
 	struct worker *w = arg;
-	uint64_t owed_ps = 0;
+	int64_t owed_ps = 0;   /* work still owed (> 0) or done ahead (<= 0), ps */
 	for (;;) {
 		if (end_at && time_ns() >= end_at)
 			break;
@@ -61,9 +61,13 @@ static uint64_t worker_main(void *arg)
 			if (limit - first < n)
 				n = limit - first;
 		}
-		owed_ps += n * cost_ps;
-		work(owed_ps / 1000);
-		owed_ps %= 1000;
+		owed_ps += (int64_t)(n * cost_ps);
+		if (owed_ps > 0) {
+			int64_t done = work(((uint64_t)owed_ps + 999) / 1000);
+			if (done < 0)
+				break;
+			owed_ps -= done * 1000;
+		}
 		w->events += n;
 		__atomic_fetch_add(&counted, n, __ATOMIC_RELAXED);
 	}

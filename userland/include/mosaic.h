@@ -60,8 +60,9 @@ int current_cpu(void);
 /* The number of CPUs; info of cpu in *out. */
 int cpu_info(unsigned cpu, struct cpu_info *out);
 /* ns of P-core work on the calling thread's work clock (any amount: done in
- * steps of at most WORK_CALL_NS_MAX). */
-int work(uint64_t ns);
+ * steps of at most WORK_CALL_NS_MAX). Returns the ns of work the clock
+ * counted (at least ns: a step can run past its target) or an error < 0. */
+int64_t work(uint64_t ns);
 void *vm_map(uint64_t bytes);
 
 /* ---- IPC ---- */

@@ -93,16 +93,18 @@ uint64_t time_ns(void) { return (uint64_t)SC0(SYS_TIME); }
 int current_cpu(void) { return (int)SC0(SYS_CPU); }
 int cpu_info(unsigned cpu, struct cpu_info *out) { return (int)SC2(SYS_CPU_INFO, cpu, out); }
 
-int work(uint64_t ns)
+int64_t work(uint64_t ns)
 {
+	int64_t done = 0;
 	while (ns) {
 		uint64_t step = ns < WORK_CALL_NS_MAX ? ns : WORK_CALL_NS_MAX;
-		int rc = (int)SC1(SYS_WORK, step);
-		if (rc)
+		int64_t rc = SC1(SYS_WORK, step);
+		if (rc < 0)
 			return rc;
+		done += rc;
 		ns -= step;
 	}
-	return 0;
+	return done;
 }
 
 void *vm_map(uint64_t bytes)
