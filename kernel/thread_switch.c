@@ -91,7 +91,7 @@ static void thread_switch(int how)
 	cur->run_ns += now - cur->on_since_ns;
 	p->switch_ns = now;
 	emul_workclock_switch(p->cpu, cur, next, now);
-	user_cpu_switch(next);
+	user_cpu_switch(cur, next);
 	p->curthread = next;
 	arch_context_switch(&cur->rsp, &cur->on_cpu, &next->rsp, &next->on_cpu);
 	thread_switch_finish();

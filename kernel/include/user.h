@@ -33,6 +33,9 @@ void user_fault(struct trap_frame *tf, uint64_t addr) __attribute__((noreturn));
 void user_return_check(void);
 /* CR3 of a thread of a process (user_cpu.c, at every switch to it). */
 uint64_t user_thread_cr3(const struct thread *td);
+/* The FXSAVE area (512 bytes, 16-byte aligned) of a thread of a
+ * process: its x87/SSE registers while it does not run (user_cpu.c). */
+void *user_thread_fpu(struct thread *td);
 /* pid of a thread's process, 0 for a kernel thread (`ps`). */
 int user_thread_pid(const struct thread *td);
 

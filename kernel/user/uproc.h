@@ -156,7 +156,11 @@ struct uthread {
 	int reply_lost;                  /* that caller gave up (timeout, killed) */
 	uint64_t entry, sp, arg0, arg1, arg2;   /* its first entry into user mode */
 	struct uthread *next;            /* proc->threads */
+	/* x87/SSE registers while the thread does not run (FXSAVE layout). */
+	uint8_t fpu[512] __attribute__((aligned(16)));
 };
+#define UTHREAD_FPU_FCW 0                /* FXSAVE: x87 control word */
+#define UTHREAD_FPU_MXCSR 24             /* FXSAVE: MXCSR */
 
 enum { PROC_LIVE = 0, PROC_DYING, PROC_ZOMBIE };
 

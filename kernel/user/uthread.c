@@ -4,6 +4,7 @@
 #include "uproc.h"
 #include <mm.h>
 #include <printk.h>
+#include <string.h>
 #include <cpu.h>
 #include <user.h>
 #include <user_cpu.h>
@@ -28,6 +29,12 @@ uint64_t user_thread_cr3(const struct thread *td)
 	return td->uth->proc->vm.pml4;
 }
 
+/* See user.h. */
+void *user_thread_fpu(struct thread *td)
+{
+	return td->uth->fpu;
+}
+
 /* See user.h. The record outlives the kernel thread's place on the thread
  * list (the reaper and joiners free it after thread_join()). */
 int user_thread_pid(const struct thread *td)
@@ -42,6 +49,12 @@ struct uthread *uthread_new(struct ustack *stack, uint64_t entry, uint64_t sp, u
 	struct uthread *ut = kzalloc(sizeof(*ut));
 	if (!ut)
 		return NULL;
+	/* The registers' state after FNINIT and at reset of MXCSR: every x87
+	 * and SSE exception masked, round to nearest. */
+	uint16_t fcw = 0x037F;
+	uint32_t mxcsr = 0x1F80;
+	memcpy(&ut->fpu[UTHREAD_FPU_FCW], &fcw, sizeof(fcw));
+	memcpy(&ut->fpu[UTHREAD_FPU_MXCSR], &mxcsr, sizeof(mxcsr));
 	ut->stack = stack;
 	ut->entry = entry;
 	ut->sp = sp;

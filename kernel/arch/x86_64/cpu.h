@@ -50,6 +50,19 @@ static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b, 
 	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
 }
 
+/* CR0 and CR4 bits of the x87/SSE state (Intel SDM vol. 3A, "Control
+ * Registers"). */
+#define CR0_MP (1ull << 1)
+#define CR0_EM (1ull << 2)
+#define CR0_TS (1ull << 3)
+#define CR4_OSFXSR (1ull << 9)
+#define CR4_OSXMMEXCPT (1ull << 10)
+
+/* FXSAVE / FXRSTOR of the x87 and SSE registers to / from a 512-byte,
+ * 16-byte aligned area (Intel SDM vol. 1, "FXSAVE"). */
+static inline void fxsave64(void *area) { __asm__ volatile("fxsave64 (%0)" :: "r"(area) : "memory"); }
+static inline void fxrstor64(const void *area) { __asm__ volatile("fxrstor64 (%0)" :: "r"(area) : "memory"); }
+
 static inline uint64_t read_cr0(void) { uint64_t v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr2(void) { uint64_t v; __asm__ volatile("mov %%cr2, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr3(void) { uint64_t v; __asm__ volatile("mov %%cr3, %0" : "=r"(v)); return v; }

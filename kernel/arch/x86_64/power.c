@@ -24,11 +24,6 @@
 #define FADT_RESET_VALUE    128
 #define FADT_RESET_REG_SUP  (1u << 10)
 
-#define CR0_MP (1ull << 1)
-#define CR0_EM (1ull << 2)
-#define CR0_TS (1ull << 3)
-#define CR4_OSFXSR (1ull << 9)
-#define CR4_OSXMMEXCPT (1ull << 10)
 
 typedef void (__attribute__((ms_abi)) *efi_reset_system_t)(uint32_t type, uint64_t status,
 							    uint64_t data_size, void *data);

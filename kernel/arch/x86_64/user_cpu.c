@@ -46,7 +46,10 @@ static void user_cpu_setup(void *arg)
 	wrmsr(MSR_FMASK, FMASK_VALUE);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
-	uint64_t cr4 = read_cr4();
+	/* x87 and SSE for user programs (the kernel itself uses neither):
+	 * each thread of a process has its own FXSAVE area (user_cpu_switch). */
+	write_cr0((read_cr0() & ~(CR0_EM | CR0_TS)) | CR0_MP);
+	uint64_t cr4 = read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT;
 	if (features.smep)
 		cr4 |= CR4_SMEP;
 	if (features.smap)
@@ -75,9 +78,13 @@ void user_cpu_init(struct user_cpu_features *out)
 }
 
 /* See user_cpu.h. */
-void user_cpu_switch(struct thread *next)
+void user_cpu_switch(struct thread *prev, struct thread *next)
 {
 	uint64_t cr3 = vmm_kernel_cr3();
+	if (prev->uth)
+		fxsave64(user_thread_fpu(prev));
+	if (next->uth)
+		fxrstor64(user_thread_fpu(next));
 	if (next->uth) {
 		struct percpu *p = percpu_self();
 		cr3 = user_thread_cr3(next);

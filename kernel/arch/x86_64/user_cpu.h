@@ -26,11 +26,12 @@ struct user_cpu_features {
  * CR4.SMEP/SMAP/UMIP (when the CPU has them) on every online CPU, through
  * smp_call_on(). Boot CPU, once, before the first process; interrupts on. */
 void user_cpu_init(struct user_cpu_features *out);
-/* What thread_switch() does for the thread it switches to: a thread of a
- * process gets its page tables and its kernel stack as the stack of
- * interrupts and system calls from user mode (TSS.RSP0, percpu kernel_rsp);
- * a kernel thread gets the kernel's page tables. Interrupts off. */
-void user_cpu_switch(struct thread *next);
+/* What thread_switch() does between prev and next: a thread of a process
+ * leaving saves its x87/SSE registers, one arriving gets them back, its
+ * page tables and its kernel stack as the stack of interrupts and system
+ * calls from user mode (TSS.RSP0, percpu kernel_rsp); a kernel thread gets
+ * the kernel's page tables. Interrupts off. */
+void user_cpu_switch(struct thread *prev, struct thread *next);
 /* Enter user mode with tf's registers; never returns (syscall.asm).
  * Interrupts off. */
 void arch_user_return(struct trap_frame *tf) __attribute__((noreturn));
