@@ -57,6 +57,7 @@ static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b, 
 #define CR0_TS (1ull << 3)
 #define CR4_OSFXSR (1ull << 9)
 #define CR4_OSXMMEXCPT (1ull << 10)
+#define CR4_OSXSAVE (1ull << 18)
 
 /* FXSAVE / FXRSTOR of the x87 and SSE registers to / from a 512-byte,
  * 16-byte aligned area (Intel SDM vol. 1, "FXSAVE"). */

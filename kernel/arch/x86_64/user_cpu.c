@@ -47,9 +47,10 @@ static void user_cpu_setup(void *arg)
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 	/* x87 and SSE for user programs (the kernel itself uses neither):
-	 * each thread of a process has its own FXSAVE area (user_cpu_switch). */
+	 * each thread of a process has its own FXSAVE area (user_cpu_switch).
+	 * No XSAVE: AVX state would not be saved, so AVX stays off. */
 	write_cr0((read_cr0() & ~(CR0_EM | CR0_TS)) | CR0_MP);
-	uint64_t cr4 = read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT;
+	uint64_t cr4 = (read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT) & ~CR4_OSXSAVE;
 	if (features.smep)
 		cr4 |= CR4_SMEP;
 	if (features.smap)
