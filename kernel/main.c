@@ -8,6 +8,7 @@
 #include <keyboard.h>
 #include <mm.h>
 #include <panic.h>
+#include <pci.h>
 #include <power.h>
 #include <printk.h>
 #include <serial.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <thread.h>
 #include <time.h>
+#include <usb.h>
 #include <acpi.h>
 #include <cpu.h>
 #include <ioapic.h>
@@ -53,6 +55,7 @@ static void kernel_main_continued(void *arg)
 	time_init();
 	serial_enable_input_irq();
 	ps2kbd_init();
+	pci_init();                 /* ECAM from the MCFG; the functions behind it */
 	cpu_sti();                  /* the boot CPU ticks while the others start */
 	smp_start_aps();
 	machine_platform_apply();   /* before anything reads the descriptors */
@@ -62,6 +65,7 @@ static void kernel_main_continued(void *arg)
 	emul_hfi_init();            /* the emulated HFI device, if the description has rows */
 	hfi_init();                 /* the HFI driver: real or emulated, through the door */
 	work_calibrate();           /* work(W) on the fastest CPU */
+	usb_init();                 /* xHCI controllers, USB keyboards (a thread) */
 	shell_main(cmdline_get("run"));
 }
 
