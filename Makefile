@@ -130,6 +130,9 @@ UNIT_SRCS_parse   := kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_strbuf  := kernel/lib/strbuf.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_witness := kernel/arch/x86_64/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
+UNIT_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c kernel/dev/keymap.c
+UNIT_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
+UNIT_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
@@ -201,6 +204,9 @@ FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/s
                      kernel/lib/format.c
 FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
 FUZZ_SRCS_bench_stats := $(BENCH_SRCS)
+FUZZ_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c
+FUZZ_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
+FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)

@@ -71,6 +71,11 @@ static int take_endpoint(const uint8_t *e, size_t off, struct usb_config_info *o
 			 size_t err_len)
 {
 	uint16_t mps = LE16(e + 4) & 0x7FF;
+	if ((e[2] & 0x0F) == 0) {
+		ksnprintf(err, err_len, "keyboard endpoint at offset %zu: address 0x%02x is endpoint 0",
+			  off, e[2]);
+		return -1;
+	}
 	if (mps < 8 || mps > 1024 || e[6] == 0) {
 		ksnprintf(err, err_len, "keyboard endpoint at offset %zu: packet size %u, interval %u "
 			  "(want 8..1024, 1..255)", off, mps, e[6]);

@@ -62,8 +62,8 @@ uint16_t usb_parse_config_len(const uint8_t *b, size_t len, char *err, size_t er
 /* A configuration's descriptor set b[0..len), len == wTotalLength: every
  * descriptor's length checked against what is left, and the first boot
  * keyboard interface (class 3, subclass 1, protocol 1, alternate 0) with
- * its first interrupt IN endpoint (packet size 8..1024, bInterval
- * 1..255). 0 with out filled (keyboard 0 if there is none), or -1 with a
+ * its first interrupt IN endpoint (number 1..15, packet size 8..1024,
+ * bInterval 1..255). 0 with out filled (keyboard 0 if there is none), or -1 with a
  * reason naming the descriptor's offset. */
 int usb_parse_config(const uint8_t *b, size_t len, struct usb_config_info *out, char *err,
 		     size_t err_len);
