@@ -35,7 +35,7 @@ KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/a
 KERNEL_C   := $(shell find kernel -name '*.c' | sort)
 KERNEL_ASM := $(shell find kernel -name '*.asm' | sort)
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) $(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM)) \
-              $(BUILD)/font.o $(BUILD)/version.o
+              $(BUILD)/fonts.o $(BUILD)/version.o
 
 $(BUILD)/kernel/%.o: kernel/%.c
 	@mkdir -p $(dir $@)
@@ -58,13 +58,19 @@ $(BUILD)/version.o: $(BUILD)/version.c
 
 FORCE:
 
-# Console font: a PSF font from Debian's console-setup-linux, linked in as a blob.
-FONT := /usr/share/consolefonts/Lat15-Terminus16.psf.gz
-$(BUILD)/font.o: $(FONT)
+# Console fonts: PSF fonts from Debian's console-setup-linux, linked in as
+# blobs (font16: 8x16, font24: 12x24, font32: 16x32; fbcon.c picks one by
+# the screen's height or font=).
+FONT_DIR := /usr/share/consolefonts
+$(BUILD)/fonts.o: $(FONT_DIR)/Lat15-Terminus16.psf.gz $(FONT_DIR)/Lat15-Terminus24x12.psf.gz \
+                 $(FONT_DIR)/Lat15-Terminus32x16.psf.gz
 	@mkdir -p $(BUILD)
-	gzip -dc $< > $(BUILD)/font.psf
-	cd $(BUILD) && objcopy -I binary -O elf64-x86-64 -B i386:x86-64 \
-	  --rename-section .data=.rodata,alloc,load,readonly,data,contents font.psf font.o
+	gzip -dc $(FONT_DIR)/Lat15-Terminus16.psf.gz > $(BUILD)/font16.psf
+	gzip -dc $(FONT_DIR)/Lat15-Terminus24x12.psf.gz > $(BUILD)/font24.psf
+	gzip -dc $(FONT_DIR)/Lat15-Terminus32x16.psf.gz > $(BUILD)/font32.psf
+	cd $(BUILD) && for f in font16 font24 font32; do objcopy -I binary -O elf64-x86-64 -B i386:x86-64 \
+	  --rename-section .data=.rodata,alloc,load,readonly,data,contents $$f.psf $$f.o || exit 1; done
+	cd $(BUILD) && ld -r -o fonts.o font16.o font24.o font32.o
 
 # Symbols: link once with an empty table, generate it, link again. The table
 # lives in the last section, so code addresses are equal in both links.

@@ -120,7 +120,7 @@ static EFI_STATUS loader_boot(EFI_HANDLE image)
 	if (EFI_ERROR(status))
 		return status;
 
-	gop_collect(&info->fb);
+	gop_collect(&info->fb, info->cmdline);
 	info->acpi_rsdp_phys = acpi_find_rsdp();
 	info->efi_system_table_phys = (UINT64)(UINTN)ST;
 	info->efi_runtime_services_phys = (UINT64)(UINTN)ST->RuntimeServices;

@@ -61,9 +61,14 @@ static void kernel_main_continued(void *arg)
 	machine_platform_apply();   /* before anything reads the descriptors */
 	hmp_sources_init();         /* capacities and scores, before the scheduler */
 	thread_boot();              /* from here on this flow is thread "main" */
+	fbcon_start_thread();       /* draws text and the status line from now on */
 	emul_workclock_init();      /* emulated machines: per-thread work clocks */
-	emul_hfi_init();            /* the emulated HFI device, if the description has rows */
-	hfi_init();                 /* the HFI driver: real or emulated, through the door */
+	if (strcmp(cmdline_choice("hfi"), "off") == 0) {
+		printk("hfi: off (hfi=off on the command line): capacities from CPUID only\n");
+	} else {
+		emul_hfi_init();    /* the emulated HFI device, if the description has rows */
+		hfi_init();         /* the HFI driver: real or emulated, through the door */
+	}
 	work_calibrate();           /* work(W) on the fastest CPU */
 	usb_init();                 /* xHCI controllers, USB keyboards (a thread) */
 	shell_main(cmdline_get("run"));
@@ -90,7 +95,10 @@ void kernel_main(const struct boot_info *bi)
 	vmm_init(&boot_info);
 	pmm_reclaim_boot_memory(&boot_info);
 	heap_init();
-	machine_platform_init();    /* the QEMU machine description, if any */
+	if (strcmp(cmdline_choice("emul"), "off") == 0)
+		printk("machine: emul=off: no machine description, the work clock and HFI device stay off\n");
+	else
+		machine_platform_init();    /* the QEMU machine description, if any */
 	power_init(&boot_info);
 
 	void *stack = kstack_alloc(8);

@@ -15,6 +15,7 @@
 #include <percpu.h>
 #include <sysctl.h>
 #include <thread.h>
+#include <fbcon.h>
 
 #define CALIBRATE_MS 50
 
@@ -78,6 +79,8 @@ static void time_tick(struct trap_frame *tf)
 	(void)tf;
 	struct percpu *p = percpu_self();
 	__atomic_store_n(&p->ticks, p->ticks + 1, __ATOMIC_RELAXED);
+	if (p->cpu == 0)
+		fbcon_tick();           /* the console's thread: text to draw, status line */
 	thread_tick();
 }
 
