@@ -15,6 +15,7 @@
 #include <shell.h>
 #include <smp.h>
 #include <string.h>
+#include <sysinfo.h>
 #include <thread.h>
 #include <time.h>
 #include <usb.h>
@@ -71,6 +72,7 @@ static void kernel_main_continued(void *arg)
 	}
 	work_calibrate();           /* work(W) on the fastest CPU */
 	usb_init();                 /* xHCI controllers, USB keyboards (a thread) */
+	sysinfo_print();            /* the boot summary */
 	shell_main(cmdline_get("run"));
 }
 
@@ -88,6 +90,8 @@ void kernel_main(const struct boot_info *bi)
 	}
 	memcpy(&boot_info, bi, sizeof(boot_info));
 	boot_info.loader_version[sizeof(boot_info.loader_version) - 1] = 0;
+	boot_info.fw_vendor[sizeof(boot_info.fw_vendor) - 1] = 0;
+	sysinfo_set_firmware(boot_info.fw_vendor, boot_info.fw_revision);
 	print_banner();
 	cmdline_init(boot_info.cmdline, sizeof(boot_info.cmdline));   /* refuses it unterminated */
 

@@ -48,6 +48,12 @@ def boot_at(ctx, mode, cells, font):
     assert mm.group(1) != "0", mm.group(0)
     m.expect(r"fbcon: %s, %s cells, PSF2 font %s, status line on the last row"
              % (mode, cells, font), timeout=60)
+    # The boot summary, before the prompt.
+    m.expect(r"==== Mosaic system summary ====", timeout=60)
+    m.expect(r"cpus: +4 online: 2 P \(1 cores\), 2 E, 0 LP-E", timeout=10)
+    m.expect(r"hfi: +present \(CPUID.06H\), enabled", timeout=10)
+    m.expect(r"policy: +(ule|hmp)", timeout=10)
+    m.expect(r"firmware: +EDK II, UEFI revision", timeout=10)
     m.wait_prompt()
     m.command("spawn 3 cpu ms=4000")
     time.sleep(2)                                   # the status line redraws twice a second

@@ -28,6 +28,12 @@ def test_keys_reach_the_shell(ctx, m):
     assert re.search(r"Mosaic \S+ \(x86_64", out), out
 
 
+def test_sysinfo_typed(ctx, m):
+    out = usbkeys.command(m, "sysinfo")
+    assert re.search(r"cpus: +2 online", out), out
+    assert re.search(r"firmware: +EDK II", out), out
+
+
 def test_stick_left_alone_keyboard_on_msi(ctx, m):
     out = usbkeys.command(m, "usb")
     assert re.search(r"interrupts MSI-X", out), out
