@@ -139,6 +139,7 @@ UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c kernel/dev/keymap.c
 UNIT_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
 UNIT_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
+UNIT_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
@@ -180,7 +181,7 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
 $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
-$(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/unit/test_witness $(BUILD)/unit/test_acpi_madt: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
@@ -213,6 +214,7 @@ FUZZ_SRCS_bench_stats := $(BENCH_SRCS)
 FUZZ_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c
 FUZZ_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
 FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
+FUZZ_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -225,6 +227,7 @@ $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_6
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
+$(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += -Ikernel/arch/x86_64
 
 # ---------------------------------------------------------------- host helpers of tests/host/
 # build/host/bench_stats_cli: the kernel's benchmark statistics and report on
