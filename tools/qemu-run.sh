@@ -22,6 +22,7 @@
 #   --no-serial-input  the serial port only prints (nothing typed on stdin
 #                    reaches the guest); keys then come from the monitor's
 #                    sendkey into the USB keyboard
+#   --machine-opts O more q35 options, e.g. hpet=off,pit=off
 #   --vga WxH        the display (std VGA) offers and prefers W x H (EDID),
 #                    with 64 MiB of video memory
 #   --gui            show the framebuffer in a window (default: none)
@@ -34,7 +35,7 @@
 set -euo pipefail
 
 esp="" iso="" smp="" mem="" machine="" have_machine=0 check_machine=1 run="" extra="" monitor=""
-gui=0 debug="" reboot=0 usb_kbd=0 no_ps2=0 serial_in=1 vga=""
+gui=0 debug="" reboot=0 usb_kbd=0 no_ps2=0 serial_in=1 vga="" machine_opts=""
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 	--esp) esp=$2; shift 2 ;;
@@ -51,6 +52,7 @@ while [[ $# -gt 0 ]]; do
 	--no-ps2) no_ps2=1; shift ;;
 	--no-serial-input) serial_in=0; shift ;;
 	--vga) vga=$2; shift 2 ;;
+	--machine-opts) machine_opts=$2; shift 2 ;;
 	--allow-reboot) reboot=1; shift ;;
 	--debug) debug=$2; shift 2 ;;
 	*) echo "qemu-run: unknown option '$1' (see the comment at the top of $0)" >&2; exit 2 ;;
@@ -117,6 +119,7 @@ fi
 
 machine_opt=q35
 [[ $no_ps2 -eq 1 ]] && machine_opt=q35,i8042=off
+[[ -n "$machine_opts" ]] && machine_opt="$machine_opt,$machine_opts"
 if [[ $usb_kbd -eq 1 ]]; then
 	[[ -n "$iso" ]] || boot_args+=(-device qemu-xhci,id=xhci)
 	boot_args+=(-device usb-kbd,bus=xhci.0,id=kbd)

@@ -27,6 +27,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ .name = "video", .kind = CMDLINE_KEY_TEXT },
 	{ .name = "font", .kind = CMDLINE_KEY_CHOICE, .choices = font_choices },
 	{ .name = "status", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
+	{ .name = "tsc_deadline", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
 };
 const size_t cmdline_key_count = sizeof(cmdline_keys) / sizeof(cmdline_keys[0]);
 

@@ -110,8 +110,8 @@ void sysinfo_print(void)
 	       hmp_uniform() ? " (all CPUs equal)" : "");
 	printk("policy:   %s (sysctl kern.sched.policy)\n",
 	       sched_policy == SCHED_POLICY_HMP ? "hmp" : "ule");
-	printk("firmware: %s, UEFI revision %u.%02u; APIC %s\n", fw_vendor, fw_revision >> 16,
-	       fw_revision & 0xFFFF, lapic_is_x2apic() ? "x2APIC" : "xAPIC");
+	printk("firmware: %s, UEFI revision %u.%02u; APIC %s, tick %s\n", fw_vendor, fw_revision >> 16,
+	       fw_revision & 0xFFFF, lapic_is_x2apic() ? "x2APIC" : "xAPIC", lapic_timer_mode());
 	printk("================================\n");
 }
 

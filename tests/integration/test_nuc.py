@@ -134,3 +134,20 @@ def test_grub_safe_mode_entry(ctx):
     m.expect(r"topology source: CPUID", timeout=60)
     m.expect(r"hfi: off \(hfi=off", timeout=60)
     m.wait_prompt()
+
+
+def test_no_hpet_pit_or_pic(ctx):
+    """Newer platforms may hide the HPET and the legacy PIT and PIC: the
+    TSC is then measured against the ACPI PM timer, each fallback logged,
+    and every CPU ticks."""
+    m = ctx.machine(smp=2, qemu_run_args=["--machine-opts", "hpet=off,pit=off,pic=off"])
+    m.expect(r"lapic: id 0, xAPIC mode \(as the firmware left it\)", timeout=120)
+    m.expect(r"time: CPUID 0x15 gives no crystal frequency; trying HPET", timeout=30)
+    m.expect(r"time: no usable HPET; trying ACPI PM timer", timeout=30)
+    m.expect(r"time: TSC \d+\.\d+ MHz from ACPI PM timer", timeout=30)
+    m.expect(r"lapic: no TSC-deadline mode \(CPUID.1:ECX\[24\]\); periodic timer", timeout=30)
+    m.wait_prompt()
+    first = int(re.search(r"min (\d+)", m.command("sysctl kern.smp.ticks")).group(1))
+    m.command("sleep 300")
+    later = re.search(r"min (\d+) max (\d+)", m.command("sysctl kern.smp.ticks"))
+    assert int(later.group(1)) > first, later.group(0)

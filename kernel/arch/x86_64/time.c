@@ -2,14 +2,18 @@
  *
  * The TSC frequency comes from the first source that gives one:
  * CPUID leaf 0x15 (exact on Intel parts that enumerate the crystal), the
- * HPET, PIT channel 2, and as a last resort CPUID 0x16's nominal base
- * frequency. The LAPIC timer is then measured against the TSC. */
+ * HPET, the ACPI PM timer, PIT channel 2, and as a last resort CPUID
+ * 0x16's nominal base frequency; each source passed over is logged. The
+ * tick is the LAPIC timer in TSC-deadline mode where the CPU has it, else
+ * periodic, measured against the TSC (lapic.c). */
 #include <time.h>
 #include <cpu.h>
 #include <trap.h>
 #include <lapic.h>
 #include <hpet.h>
 #include <pit.h>
+#include <pmtimer.h>
+#include <clock_choice.h>
 #include <printk.h>
 #include <panic.h>
 #include <percpu.h>
@@ -79,30 +83,50 @@ static void time_tick(struct trap_frame *tf)
 	(void)tf;
 	struct percpu *p = percpu_self();
 	__atomic_store_n(&p->ticks, p->ticks + 1, __ATOMIC_RELAXED);
+	lapic_timer_tick();             /* TSC-deadline mode: the next one */
 	if (p->cpu == 0)
 		fbcon_tick();           /* the console's thread: text to draw, status line */
 	thread_tick();
 }
 
+/* The TSC references in the order they are tried (clock_choice.c). */
+static uint64_t ref_cpuid15(uint32_t ms)
+{
+	(void)ms;
+	return tsc_hz_from_cpuid15();
+}
+
+static uint64_t ref_cpuid16(uint32_t ms)
+{
+	(void)ms;
+	return tsc_hz_from_cpuid16();
+}
+
+static const struct clock_tsc_ref tsc_refs[] = {
+	{ "CPUID 0x15", ref_cpuid15, "CPUID 0x15 gives no crystal frequency" },
+	{ "HPET", hpet_measure_tsc_hz, "no usable HPET" },
+	{ "ACPI PM timer", pmtimer_measure_tsc_hz, "no usable ACPI PM timer" },
+	{ "PIT", pit_measure_tsc_hz, "PIT channel 2 does not count" },
+	{ "CPUID 0x16 nominal (uncalibrated)", ref_cpuid16, "no CPUID 0x16 base frequency" },
+};
+
+/* Log one reference passed over and the next one tried. */
+static void time_ref_note(const char *none, const char *next)
+{
+	if (next)
+		printk("time: %s; trying %s\n", none, next);
+	else
+		printk("time: %s\n", none);
+}
+
 /* See time.h. Boot-time, single CPU, interrupts off. */
 void time_init(void)
 {
-	const char *source = "CPUID 0x15";
-	uint64_t hz = tsc_hz_from_cpuid15();
-	if (!hz) {
-		source = "HPET";
-		hz = hpet_measure_tsc_hz(CALIBRATE_MS);
-	}
-	if (!hz) {
-		source = "PIT";
-		hz = pit_measure_tsc_hz(CALIBRATE_MS);
-	}
-	if (!hz) {
-		source = "CPUID 0x16 nominal (uncalibrated)";
-		hz = tsc_hz_from_cpuid16();
-	}
+	const char *source;
+	uint64_t hz = clock_tsc_hz_choose(tsc_refs, sizeof(tsc_refs) / sizeof(tsc_refs[0]), CALIBRATE_MS,
+					  &source, time_ref_note);
 	if (!hz)
-		panic("time: no way to learn the TSC frequency (no CPUID 0x15/0x16, HPET or PIT)");
+		panic("time: no way to learn the TSC frequency (no CPUID 0x15/0x16, HPET, ACPI PM timer or PIT)");
 	ns_mult = (1000000000ull << 32) / hz;
 	tsc_base = rdtsc();
 	__atomic_store_n(&tsc_hz, hz, __ATOMIC_RELEASE);
