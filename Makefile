@@ -9,6 +9,8 @@
 #   CMDLINE=  extra kernel command line words
 #   GUI=1     show the QEMU window (framebuffer console, PS/2 keyboard)
 #   T=        with `make test`: run only tests whose name contains this
+#   BENCH=    with `make bench`: the words after `bench` ("cpu --threads 4,6
+#             --runs 6" or "sweep cpu ..."); BENCH_OUT= where its files go
 
 MACHINE ?= i7-1370p
 BUILD   := build
@@ -153,6 +155,7 @@ UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c 
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
 UNIT_SRCS_elf_check := boot/elf_check.c
+UNIT_SRCS_video := boot/video.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/topo_build.c \
                  tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
@@ -171,9 +174,17 @@ HFI_TEST_SRCS := kernel/arch/x86_64/hfi/hfi_table.c kernel/arch/x86_64/hfi/hfi_s
                  tests/unit/hfi_fake.c kernel/lib/format.c
 UNIT_SRCS_hfi_start := $(HFI_TEST_SRCS)
 UNIT_SRCS_hfi_event := $(HFI_TEST_SRCS)
-BENCH_SRCS := $(sort $(wildcard kernel/bench/*.c)) kernel/lib/strbuf.c kernel/lib/format.c
+# The reporting core (no runtime); the workloads and the driver add the
+# benchmark runtime, on the host tests/unit/bench_rt_host.c (POSIX threads).
+BENCH_DRV_SRCS := kernel/bench/bench_wl.c kernel/bench/bench_drv.c kernel/bench/bench_drv_report.c \
+                  $(sort $(wildcard kernel/bench/wl_*.c))
+BENCH_SRCS := $(filter-out kernel/bench/bench_rt_kernel.c $(BENCH_DRV_SRCS),$(sort $(wildcard kernel/bench/*.c))) \
+              kernel/lib/strbuf.c kernel/lib/format.c
+BENCH_WL_SRCS := $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c tests/unit/bench_rt_host.c
 UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
+UNIT_SRCS_bench_wl     := $(BENCH_WL_SRCS)
+UNIT_SRCS_bench_drv    := $(BENCH_WL_SRCS)
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -187,8 +198,9 @@ $(BUILD)/unit/test_witness $(BUILD)/unit/test_acpi_madt $(BUILD)/unit/test_clock
 $(BUILD)/unit/test_pmtimer_fadt: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
-$(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
+$(BUILD)/unit/test_elf_check $(BUILD)/unit/test_video: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
+$(BUILD)/unit/test_bench_wl $(BUILD)/unit/test_bench_drv: HOST_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- fuzz harnesses
@@ -218,6 +230,7 @@ FUZZ_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c
 FUZZ_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
 FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 FUZZ_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
+FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -231,6 +244,7 @@ $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-re
 $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
 $(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 
 # ---------------------------------------------------------------- host helpers of tests/host/
 # build/host/bench_stats_cli: the kernel's benchmark statistics and report on
@@ -263,7 +277,7 @@ $(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/machine/machi
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
-.PHONY: all deps run-qemu debug iso test fuzz clean build-kernel build-iso build-test FORCE
+.PHONY: all deps run-qemu debug iso test fuzz bench clean build-kernel build-iso build-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build-kernel
@@ -297,6 +311,15 @@ test: deps
 	@$(MAKE) --no-print-directory build-test
 	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" \
 	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) $(if $(T),-k "$(T)")
+
+# One benchmark plan, headless: `bench $(BENCH)` in the shell, the serial log
+# and the CSV/PNG files of its CSV blocks in $(BENCH_OUT) (docs/bench.md).
+BENCH_OUT ?= $(BUILD)/bench
+bench: export MOSAIC_BENCH := $(BENCH)
+bench: export MOSAIC_CMDLINE := $(CMDLINE)
+bench: all
+	tools/bench-run.sh --out $(BENCH_OUT) --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
+	  $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE")
 
 # Every fuzz harness for FUZZ_ITER iterations from seed FUZZ_SEED.
 fuzz: deps
