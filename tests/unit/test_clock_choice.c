@@ -15,11 +15,16 @@ static char notes[512];
 static int calls[5];
 static uint32_t seen_ms;
 
-/* Record each note as "none>next|". */
-static void note(const char *none, const char *next)
+/* Record each note as "none>next|", or "name=HZ>next|" for a frequency
+ * out of range. */
+static void note(const struct clock_tsc_ref *ref, uint64_t bad_hz, const char *next)
 {
 	size_t l = strlen(notes);
-	snprintf(notes + l, sizeof(notes) - l, "%s>%s|", none, next ? next : "-");
+	if (bad_hz)
+		snprintf(notes + l, sizeof(notes) - l, "%s=%llu>%s|", ref->name, (unsigned long long)bad_hz,
+			 next ? next : "-");
+	else
+		snprintf(notes + l, sizeof(notes) - l, "%s>%s|", ref->none, next ? next : "-");
 }
 
 static uint64_t hz_of[5];
@@ -99,6 +104,27 @@ static void test_nothing_gives_a_frequency(void **state)
 	assert_null(src);
 }
 
+/* QEMU with pit=off: the missing PIT "measures" 0.651 MHz. Such a value,
+ * or an absurdly high one, is passed over and named; the bounds hold. */
+static void test_implausible_frequency_passed_over(void **state)
+{
+	(void)state;
+	const char *src;
+	hz_of[1] = CLOCK_TSC_MAX_HZ + 1;
+	hz_of[3] = 651000;
+	hz_of[4] = CLOCK_TSC_MIN_HZ;
+	assert_int_equal(clock_tsc_hz_choose(refs, 5, 50, &src, note), CLOCK_TSC_MIN_HZ);
+	assert_string_equal(src, "CPUID 0x16");
+	assert_string_equal(notes, "no crystal>HPET|HPET=10000000001>ACPI PM timer|"
+				   "no usable ACPI PM timer>PIT|PIT=651000>CPUID 0x16|");
+	setup(NULL);
+	hz_of[0] = CLOCK_TSC_MIN_HZ - 1;
+	hz_of[1] = CLOCK_TSC_MAX_HZ;
+	assert_int_equal(clock_tsc_hz_choose(refs, 5, 50, &src, note), CLOCK_TSC_MAX_HZ);
+	assert_string_equal(src, "HPET");
+	assert_string_equal(notes, "CPUID 0x15=199999999>HPET|");
+}
+
 static void test_tick_deadline_where_offered(void **state)
 {
 	(void)state;
@@ -161,6 +187,7 @@ int main(void)
 		cmocka_unit_test_setup(test_no_hpet_falls_to_pm_timer, setup),
 		cmocka_unit_test_setup(test_only_nominal_frequency, setup),
 		cmocka_unit_test_setup(test_nothing_gives_a_frequency, setup),
+		cmocka_unit_test_setup(test_implausible_frequency_passed_over, setup),
 		cmocka_unit_test(test_tick_deadline_where_offered),
 		cmocka_unit_test(test_tick_periodic_reasons),
 		cmocka_unit_test(test_apic_left_on_by_firmware),

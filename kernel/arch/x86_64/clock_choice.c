@@ -2,16 +2,16 @@
 #include <clock_choice.h>
 
 /* See clock_choice.h. */
-uint64_t clock_tsc_hz_choose(const struct clock_tsc_ref *refs, size_t n, uint32_t ms,
-			     const char **source, void (*note)(const char *none, const char *next))
+uint64_t clock_tsc_hz_choose(const struct clock_tsc_ref *refs, size_t n, uint32_t ms, const char **source,
+			     void (*note)(const struct clock_tsc_ref *ref, uint64_t bad_hz, const char *next))
 {
 	for (size_t i = 0; i < n; i++) {
 		uint64_t hz = refs[i].hz(ms);
-		if (hz) {
+		if (hz >= CLOCK_TSC_MIN_HZ && hz <= CLOCK_TSC_MAX_HZ) {
 			*source = refs[i].name;
 			return hz;
 		}
-		note(refs[i].none, i + 1 < n ? refs[i + 1].name : NULL);
+		note(&refs[i], hz, i + 1 < n ? refs[i + 1].name : NULL);
 	}
 	*source = NULL;
 	return 0;

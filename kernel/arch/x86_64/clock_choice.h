@@ -14,13 +14,18 @@ struct clock_tsc_ref {
 	const char *none;               /* why it gave nothing: "no usable HPET" */
 };
 
-/* Try refs[0..n) in order over ms milliseconds each; the first nonzero
- * frequency wins and *source names it. Each reference passed over is
- * reported through note(its none text, the next one's name), or
- * note(its none text, NULL) after the last. Returns 0 with *source NULL
- * when no reference gives a frequency. */
-uint64_t clock_tsc_hz_choose(const struct clock_tsc_ref *refs, size_t n, uint32_t ms,
-			     const char **source, void (*note)(const char *none, const char *next));
+/* A TSC frequency outside this range is a broken reference (a PIT that
+ * is not there can "measure" well under 1 MHz), not a CPU. */
+#define CLOCK_TSC_MIN_HZ 200000000ull
+#define CLOCK_TSC_MAX_HZ 10000000000ull
+
+/* Try refs[0..n) in order over ms milliseconds each; the first frequency
+ * within CLOCK_TSC_MIN_HZ..CLOCK_TSC_MAX_HZ wins and *source names it.
+ * Each reference passed over is reported through note(it, the frequency
+ * it gave when that was out of range, else 0, the next one's name or NULL
+ * after the last). Returns 0 with *source NULL when none gives one. */
+uint64_t clock_tsc_hz_choose(const struct clock_tsc_ref *refs, size_t n, uint32_t ms, const char **source,
+			     void (*note)(const struct clock_tsc_ref *ref, uint64_t bad_hz, const char *next));
 
 enum clock_tick_mode {
 	CLOCK_TICK_PERIODIC = 1,        /* LAPIC timer periodic, measured against the TSC */

@@ -110,13 +110,18 @@ static const struct clock_tsc_ref tsc_refs[] = {
 	{ "CPUID 0x16 nominal (uncalibrated)", ref_cpuid16, "no CPUID 0x16 base frequency" },
 };
 
-/* Log one reference passed over and the next one tried. */
-static void time_ref_note(const char *none, const char *next)
+/* Log one reference passed over, why, and the next one tried. */
+static void time_ref_note(const struct clock_tsc_ref *ref, uint64_t bad_hz, const char *next)
 {
-	if (next)
-		printk("time: %s; trying %s\n", none, next);
+	const char *sep = next ? "; trying " : "";
+	if (!next)
+		next = "";
+	if (bad_hz)
+		printk("time: %s gives a TSC of %lu.%03lu MHz, outside %lu..%lu MHz, not used%s%s\n", ref->name,
+		       bad_hz / 1000000, bad_hz / 1000 % 1000, (uint64_t)(CLOCK_TSC_MIN_HZ / 1000000),
+		       (uint64_t)(CLOCK_TSC_MAX_HZ / 1000000), sep, next);
 	else
-		printk("time: %s\n", none);
+		printk("time: %s%s%s\n", ref->none, sep, next);
 }
 
 /* See time.h. Boot-time, single CPU, interrupts off. */
