@@ -231,11 +231,12 @@ FUZZ_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
 FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 FUZZ_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
+FUZZ_SRCS_video := boot/video.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
-$(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot
+$(BUILD)/fuzz/fuzz_elf $(BUILD)/fuzz/fuzz_video: FUZZ_CFLAGS += -Iboot
 $(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h
 $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
 $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h

@@ -3,7 +3,8 @@
  *
  * Portable C with no EFI headers: boot/gop.c gives it the modes the
  * firmware lists, the current one and the monitor's EDID; the host tests
- * (tests/unit/test_video.c) run it as is. Everything it reads is bounded by the lengths given. The
+ * (tests/unit/test_video.c) and the fuzz harness (tests/fuzz/fuzz_video.c)
+ * run it as is. Everything it reads is bounded by the lengths given. The
  * policy is the `video=` word of the kernel command line (docs/cmdline.md).
  */
 #ifndef MOSAIC_BOOT_VIDEO_H
