@@ -89,19 +89,21 @@ static void time_tick(struct trap_frame *tf)
 	thread_tick();
 }
 
-/* The TSC references in the order they are tried (clock_choice.c). */
+/* CPUID 0x15 as a TSC reference (nothing to measure: ms unused). */
 static uint64_t ref_cpuid15(uint32_t ms)
 {
 	(void)ms;
 	return tsc_hz_from_cpuid15();
 }
 
+/* CPUID 0x16's nominal frequency as the last resort (ms unused). */
 static uint64_t ref_cpuid16(uint32_t ms)
 {
 	(void)ms;
 	return tsc_hz_from_cpuid16();
 }
 
+/* The TSC references in the order they are tried (clock_choice.c). */
 static const struct clock_tsc_ref tsc_refs[] = {
 	{ "CPUID 0x15", ref_cpuid15, "CPUID 0x15 gives no crystal frequency" },
 	{ "HPET", hpet_measure_tsc_hz, "no usable HPET" },
