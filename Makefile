@@ -38,7 +38,7 @@ KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/a
 KERNEL_C   := $(shell find kernel -name '*.c' | sort)
 KERNEL_ASM := $(shell find kernel -name '*.asm' | sort)
 KERNEL_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(KERNEL_C)) $(patsubst %.asm,$(BUILD)/%.asm.o,$(KERNEL_ASM)) \
-              $(BUILD)/font.o $(BUILD)/version.o $(BUILD)/kernel/user/elf_check.o
+              $(BUILD)/fonts.o $(BUILD)/version.o $(BUILD)/kernel/user/elf_check.o
 
 # The program loader (kernel/user/) checks user ELF files with the boot
 # loader's own portable checks.
@@ -68,13 +68,19 @@ $(BUILD)/version.o: $(BUILD)/version.c
 
 FORCE:
 
-# Console font: a PSF font from Debian's console-setup-linux, linked in as a blob.
-FONT := /usr/share/consolefonts/Lat15-Terminus16.psf.gz
-$(BUILD)/font.o: $(FONT)
+# Console fonts: PSF fonts from Debian's console-setup-linux, linked in as
+# blobs (font16: 8x16, font24: 12x24, font32: 16x32; fbcon.c picks one by
+# the screen's height or font=).
+FONT_DIR := /usr/share/consolefonts
+$(BUILD)/fonts.o: $(FONT_DIR)/Lat15-Terminus16.psf.gz $(FONT_DIR)/Lat15-Terminus24x12.psf.gz \
+                 $(FONT_DIR)/Lat15-Terminus32x16.psf.gz
 	@mkdir -p $(BUILD)
-	gzip -dc $< > $(BUILD)/font.psf
-	cd $(BUILD) && objcopy -I binary -O elf64-x86-64 -B i386:x86-64 \
-	  --rename-section .data=.rodata,alloc,load,readonly,data,contents font.psf font.o
+	gzip -dc $(FONT_DIR)/Lat15-Terminus16.psf.gz > $(BUILD)/font16.psf
+	gzip -dc $(FONT_DIR)/Lat15-Terminus24x12.psf.gz > $(BUILD)/font24.psf
+	gzip -dc $(FONT_DIR)/Lat15-Terminus32x16.psf.gz > $(BUILD)/font32.psf
+	cd $(BUILD) && for f in font16 font24 font32; do objcopy -I binary -O elf64-x86-64 -B i386:x86-64 \
+	  --rename-section .data=.rodata,alloc,load,readonly,data,contents $$f.psf $$f.o || exit 1; done
+	cd $(BUILD) && ld -r -o fonts.o font16.o font24.o font32.o
 
 # Symbols: link once with an empty table, generate it, link again. The table
 # lives in the last section, so code addresses are equal in both links.
@@ -174,6 +180,12 @@ UNIT_SRCS_parse   := kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_strbuf  := kernel/lib/strbuf.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_witness := kernel/arch/x86_64/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
+UNIT_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c kernel/dev/keymap.c
+UNIT_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
+UNIT_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
+UNIT_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
+UNIT_SRCS_clock_choice := kernel/arch/x86_64/clock_choice.c
+UNIT_SRCS_pmtimer_fadt := kernel/arch/x86_64/pmtimer_fadt.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
@@ -189,6 +201,7 @@ UNIT_SRCS_uelf    := boot/elf_check.c kernel/user/uelf_rules.c
 UNIT_SRCS_ucheck  := kernel/user/ucheck.c
 UNIT_SRCS_uargs   := kernel/user/uargs.c kernel/user/ucheck.c
 UNIT_SRCS_archive := kernel/user/archive.c kernel/lib/format.c
+UNIT_SRCS_video := boot/video.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/topo_build.c \
                  tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
@@ -229,10 +242,11 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
 $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
-$(BUILD)/unit/test_witness: HOST_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/unit/test_witness $(BUILD)/unit/test_acpi_madt $(BUILD)/unit/test_clock_choice \
+$(BUILD)/unit/test_pmtimer_fadt: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
-$(BUILD)/unit/test_elf_check: HOST_CFLAGS += -Iboot
+$(BUILD)/unit/test_elf_check $(BUILD)/unit/test_video: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
 $(BUILD)/unit/test_bench_wl $(BUILD)/unit/test_bench_drv: HOST_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 $(BUILD)/unit/test_sim_policy: HOST_CFLAGS += -Isim -Ikernel/sched
@@ -265,12 +279,18 @@ FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/s
                      kernel/lib/format.c
 FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
 FUZZ_SRCS_bench_stats := $(BENCH_SRCS)
+FUZZ_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c
+FUZZ_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
+FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
+FUZZ_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
+FUZZ_SRCS_video := boot/video.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 $(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot -Ikernel/user
+$(BUILD)/fuzz/fuzz_video: FUZZ_CFLAGS += -Iboot
 $(BUILD)/fuzz/fuzz_archive $(BUILD)/fuzz/fuzz_uargs: FUZZ_CFLAGS += -Ikernel/user -Itests/unit
 $(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h
 $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
@@ -279,6 +299,7 @@ $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_6
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
+$(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 
 # ---------------------------------------------------------------- host helpers of tests/host/

@@ -75,7 +75,8 @@ EFI_STATUS elf_load_kernel(const CHAR16 *path, const UINT8 *file, UINT64 size,
 			   struct kernel_image *kernel);
 
 /* ---- gop.c, acpi.c: what the firmware tells the kernel */
-void gop_collect(struct boot_framebuffer *fb);
+/* The framebuffer in the mode cmdline's video= word asks for. */
+void gop_collect(struct boot_framebuffer *fb, const char *cmdline);
 UINT64 acpi_find_rsdp(void);
 
 /* ---- paging.c: the kernel's first page tables */

@@ -120,9 +120,13 @@ static EFI_STATUS loader_boot(EFI_HANDLE image)
 	if (EFI_ERROR(status))
 		return status;
 
-	gop_collect(&info->fb);
+	gop_collect(&info->fb, info->cmdline);
 	info->acpi_rsdp_phys = acpi_find_rsdp();
 	info->efi_system_table_phys = (UINT64)(UINTN)ST;
+	info->fw_revision = ST->FirmwareRevision;
+	for (UINTN i = 0; ST->FirmwareVendor && ST->FirmwareVendor[i] && i + 1 < BOOT_FW_VENDOR_MAX; i++)
+		info->fw_vendor[i] = ST->FirmwareVendor[i] >= 0x20 && ST->FirmwareVendor[i] < 0x7F
+					     ? (char)ST->FirmwareVendor[i] : '?';
 	info->efi_runtime_services_phys = (UINT64)(UINTN)ST->RuntimeServices;
 	status = paging_build(&kernel, info->fb.phys + info->fb.size, &cr3, &info->direct_map_size);
 	if (EFI_ERROR(status))

@@ -24,6 +24,7 @@
 #define BOOT_CMDLINE_MAX  1024
 #define BOOT_MODULES_MAX  8
 #define BOOT_MODULE_NAME_MAX 64
+#define BOOT_FW_VENDOR_MAX 64
 
 /* UEFI memory types (UEFI spec 2.10, 7.2), as found in the memory map. */
 enum boot_mem_type {
@@ -106,6 +107,11 @@ struct boot_info {
 
 	char cmdline[BOOT_CMDLINE_MAX]; /* NUL-terminated ASCII */
 	char loader_version[32];
+	/* The UEFI system table's FirmwareVendor (ASCII, others as '?', cut
+	 * at BOOT_FW_VENDOR_MAX - 1 characters) and FirmwareRevision. */
+	char fw_vendor[BOOT_FW_VENDOR_MAX];
+	uint32_t fw_revision;
+	uint32_t pad2;
 };
 
 #endif

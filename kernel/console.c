@@ -77,11 +77,20 @@ void console_dump_log(void)
 	console_write(snapshot, n);
 }
 
+static volatile int panicking;
+
 /* See console.h. Only the panicking CPU, after the others have stopped:
  * one of them may have held the lock when its NMI arrived. */
 void console_break_lock(void)
 {
+	panicking = 1;
 	spin_break(&console_lock);
+}
+
+/* See console.h. */
+int console_panicking(void)
+{
+	return panicking;
 }
 
 /* Called with interrupts off (from handlers). Drops input when full;

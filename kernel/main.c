@@ -8,14 +8,17 @@
 #include <keyboard.h>
 #include <mm.h>
 #include <panic.h>
+#include <pci.h>
 #include <power.h>
 #include <printk.h>
 #include <serial.h>
 #include <shell.h>
 #include <smp.h>
 #include <string.h>
+#include <sysinfo.h>
 #include <thread.h>
 #include <time.h>
+#include <usb.h>
 #include <acpi.h>
 #include <cpu.h>
 #include <ioapic.h>
@@ -54,15 +57,23 @@ static void kernel_main_continued(void *arg)
 	time_init();
 	serial_enable_input_irq();
 	ps2kbd_init();
+	pci_init();                 /* ECAM from the MCFG; the functions behind it */
 	cpu_sti();                  /* the boot CPU ticks while the others start */
 	smp_start_aps();
 	machine_platform_apply();   /* before anything reads the descriptors */
 	hmp_sources_init();         /* capacities and scores, before the scheduler */
 	thread_boot();              /* from here on this flow is thread "main" */
+	fbcon_start_thread();       /* draws text and the status line from now on */
 	emul_workclock_init();      /* emulated machines: per-thread work clocks */
-	emul_hfi_init();            /* the emulated HFI device, if the description has rows */
-	hfi_init();                 /* the HFI driver: real or emulated, through the door */
+	if (strcmp(cmdline_choice("hfi"), "off") == 0) {
+		printk("hfi: off (hfi=off on the command line): capacities from CPUID only\n");
+	} else {
+		emul_hfi_init();    /* the emulated HFI device, if the description has rows */
+		hfi_init();         /* the HFI driver: real or emulated, through the door */
+	}
 	work_calibrate();           /* work(W) on the fastest CPU */
+	usb_init();                 /* xHCI controllers, USB keyboards (a thread) */
+	sysinfo_print();            /* the boot summary */
 	user_init(&boot_info);      /* user mode: the boot archive, init (docs/userland.md) */
 	shell_main(cmdline_get("run"));
 }
@@ -81,6 +92,8 @@ void kernel_main(const struct boot_info *bi)
 	}
 	memcpy(&boot_info, bi, sizeof(boot_info));
 	boot_info.loader_version[sizeof(boot_info.loader_version) - 1] = 0;
+	boot_info.fw_vendor[sizeof(boot_info.fw_vendor) - 1] = 0;
+	sysinfo_set_firmware(boot_info.fw_vendor, boot_info.fw_revision);
 	print_banner();
 	cmdline_init(boot_info.cmdline, sizeof(boot_info.cmdline));   /* refuses it unterminated */
 
@@ -88,7 +101,10 @@ void kernel_main(const struct boot_info *bi)
 	vmm_init(&boot_info);
 	pmm_reclaim_boot_memory(&boot_info);
 	heap_init();
-	machine_platform_init();    /* the QEMU machine description, if any */
+	if (strcmp(cmdline_choice("emul"), "off") == 0)
+		printk("machine: emul=off: no machine description, the work clock and HFI device stay off\n");
+	else
+		machine_platform_init();    /* the QEMU machine description, if any */
 	power_init(&boot_info);
 
 	void *stack = kstack_alloc(8);

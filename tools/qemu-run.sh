@@ -16,6 +16,15 @@
 #                    the script returns when the kernel powers off or exits
 #   --cmdline "W"    extra kernel command-line words
 #   --monitor SOCK   QEMU monitor on a unix socket (tests send keys there)
+#   --usb-kbd        a USB keyboard (usb-kbd, id kbd) on the xHCI controller
+#                    (xhci.0; added when booting from --esp)
+#   --no-ps2         no i8042 (PS/2) controller: -machine q35,i8042=off
+#   --no-serial-input  the serial port only prints (nothing typed on stdin
+#                    reaches the guest); keys then come from the monitor's
+#                    sendkey into the USB keyboard
+#   --machine-opts O more q35 options, e.g. hpet=off,pit=off
+#   --vga WxH        the display (std VGA) offers and prefers W x H (EDID),
+#                    with 64 MiB of video memory
 #   --gui            show the framebuffer in a window (default: none)
 #   --debug ELF      wait for gdb on :1234 (tools/gdbinit loads ELF's symbols)
 #   --allow-reboot   let a reboot restart the machine (default: QEMU exits)
@@ -26,7 +35,7 @@
 set -euo pipefail
 
 esp="" iso="" smp="" mem="" machine="" have_machine=0 check_machine=1 run="" extra="" monitor=""
-gui=0 debug="" reboot=0
+gui=0 debug="" reboot=0 usb_kbd=0 no_ps2=0 serial_in=1 vga="" machine_opts=""
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 	--esp) esp=$2; shift 2 ;;
@@ -39,6 +48,11 @@ while [[ $# -gt 0 ]]; do
 	--cmdline) extra=$2; shift 2 ;;
 	--monitor) monitor=$2; shift 2 ;;
 	--gui) gui=1; shift ;;
+	--usb-kbd) usb_kbd=1; shift ;;
+	--no-ps2) no_ps2=1; shift ;;
+	--no-serial-input) serial_in=0; shift ;;
+	--vga) vga=$2; shift 2 ;;
+	--machine-opts) machine_opts=$2; shift 2 ;;
 	--allow-reboot) reboot=1; shift ;;
 	--debug) debug=$2; shift 2 ;;
 	*) echo "qemu-run: unknown option '$1' (see the comment at the top of $0)" >&2; exit 2 ;;
@@ -103,7 +117,19 @@ else
 	fi
 fi
 
-args=(-machine q35 -m "$mem" -smp "$smp" -cpu max -nic none
+machine_opt=q35
+[[ $no_ps2 -eq 1 ]] && machine_opt=q35,i8042=off
+[[ -n "$machine_opts" ]] && machine_opt="$machine_opt,$machine_opts"
+if [[ $usb_kbd -eq 1 ]]; then
+	[[ -n "$iso" ]] || boot_args+=(-device qemu-xhci,id=xhci)
+	boot_args+=(-device usb-kbd,bus=xhci.0,id=kbd)
+fi
+if [[ -n "$vga" ]]; then
+	[[ "$vga" =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "qemu-run: --vga wants WxH, got '$vga'" >&2; exit 2; }
+	boot_args+=(-vga none -device "VGA,xres=${BASH_REMATCH[1]},yres=${BASH_REMATCH[2]},vgamem_mb=64")
+fi
+
+args=(-machine "$machine_opt" -m "$mem" -smp "$smp" -cpu max -nic none
       -drive "if=pflash,format=raw,readonly=on,file=$ovmf_dir/OVMF_CODE_4M.fd"
       -drive "if=pflash,format=raw,file=$work/vars.fd"
       "${boot_args[@]}" "${machine_args[@]}"
@@ -115,7 +141,9 @@ if [[ -n "$debug" ]]; then
 	args+=(-s -S)
 	echo "qemu-run: waiting for gdb: gdb -x tools/gdbinit (symbols from $debug)" >&2
 fi
-if [[ -n "$run" || -n "$monitor" ]]; then
+if [[ $serial_in -eq 0 ]]; then
+	args+=(-serial file:/dev/stdout)    # output only
+elif [[ -n "$run" || -n "$monitor" ]]; then
 	args+=(-serial stdio)
 else
 	args+=(-serial mon:stdio)    # interactive: Ctrl-A X quits, Ctrl-A C monitor

@@ -2,15 +2,27 @@
  *
  * The text lives in a grid of cells (glyph index + cursor flag) kept as a
  * ring of rows, so scrolling moves no memory. A second grid remembers what
- * each screen cell shows; after every write only cells that differ are
- * drawn. The framebuffer is never read back (slow on real hardware, where
- * it is write-combining) and a scroll costs the changed cells only. */
+ * each screen cell shows; only cells that differ are drawn. The
+ * framebuffer is never read back (slow on real hardware, where it is
+ * write-combining) and a scroll costs the changed cells only.
+ *
+ * Drawing is done by the `fbcon` thread once it runs (fbcon_status.c):
+ * a write only updates the grid under fbcon_lock, and the thread copies
+ * the changed rows out under the same lock and draws them with no lock
+ * held, at most every FBCON_FLUSH_TICKS ticks. So a printk never spends
+ * milliseconds drawing with interrupts off, and many lines in a row cost
+ * one redraw. Before the thread runs, and from the moment a panic stops
+ * the other CPUs, every write is drawn at once. The bottom character row
+ * can be the status line (fbcon_status.c), which only the thread draws. */
 #include <fbcon.h>
+#include <cmdline.h>
 #include <console.h>
 #include <mm.h>
 #include <printk.h>
+#include <spinlock.h>
 #include <string.h>
 #include "psf.h"
+#include "fbcon_internal.h"
 
 #define CELL_GLYPH   0xFFFFu
 #define CELL_CURSOR  0x10000u
@@ -18,22 +30,28 @@
 #define CSI_MAX_VALUE  9999
 #define TAB_WIDTH    8
 
-extern const uint8_t _binary_font_psf_start[], _binary_font_psf_end[];
+extern const uint8_t _binary_font16_psf_start[], _binary_font16_psf_end[];
+extern const uint8_t _binary_font24_psf_start[], _binary_font24_psf_end[];
+extern const uint8_t _binary_font32_psf_start[], _binary_font32_psf_end[];
 
 enum parse_state { ST_TEXT, ST_ESC, ST_CSI };
 
-static struct psf_font font;
-static uint32_t *fb;             /* pixels, pitch_px apart per scan line */
-static uint32_t pitch_px;
-static uint32_t px_fg, px_bg;
-static uint32_t cols, rows;
+struct fbcon fbcon;              /* the screen, shared with fbcon_status.c */
+static uint32_t cols, rows;      /* the text area (the status row excluded) */
 static uint32_t *text;           /* rows x cols, row r at ring slot (top + r) % rows */
 static uint32_t top;
 static uint32_t *shown;          /* rows x cols in screen order: what is drawn */
+static uint32_t *snap;           /* rows x cols: the thread's copy to draw from */
 static uint32_t cx, cy;          /* cx == cols: wrap pending */
 static uint32_t blank;           /* cell value of a space */
 static uint32_t dirty_lo, dirty_hi;   /* screen rows to compare; lo > hi: none */
 static uint32_t drawn_cursor_row;
+/* Guards the grid (text, top, cx, cy, dirty range) between writers (who
+ * also hold the console lock) and the thread's copy. */
+static struct spinlock fbcon_lock = SPINLOCK_INIT("fbcon");
+static volatile int deferred;    /* the thread draws; writes only mark */
+static volatile int pending;     /* rows changed since the thread's copy */
+static int panic_mode;           /* drawing synchronously again after a panic */
 
 static enum parse_state state;
 static uint32_t csi_params[CSI_MAX_PARAMS];
@@ -54,9 +72,10 @@ static uint32_t mask_component(uint32_t mask, uint8_t v)
 	return (field << shift) & mask;
 }
 
-/* Pixel value of an RGB colour in the framebuffer's format. */
-static uint32_t fb_color(const struct boot_framebuffer *f, uint8_t r, uint8_t g, uint8_t b)
+/* See fbcon_internal.h. */
+uint32_t fbcon_color(uint8_t r, uint8_t g, uint8_t b)
 {
+	const struct boot_framebuffer *f = &fbcon.format;
 	switch (f->format) {
 	case BOOT_FB_RGBX:
 		return r | (uint32_t)g << 8 | (uint32_t)b << 16;
@@ -92,41 +111,93 @@ static void fill_cells(uint32_t r, uint32_t from, uint32_t to)
 	mark_dirty(r);
 }
 
-/* Draw one cell's glyph (inverted when it carries the cursor). */
-static void draw_cell(uint32_t c, uint32_t r, uint32_t cell)
+/* See fbcon_internal.h. Any context; draws only pixels of cell (c, r). */
+void fbcon_draw_glyph(uint32_t c, uint32_t r, uint32_t glyph, uint32_t fg, uint32_t bg)
 {
-	const uint8_t *bm = psf_bitmap(&font, cell & CELL_GLYPH);
-	uint32_t fg = px_fg, bg = px_bg;
-	if (cell & CELL_CURSOR) {
-		fg = px_bg;
-		bg = px_fg;
-	}
-	uint32_t *p = fb + (size_t)r * font.height * pitch_px + (size_t)c * font.width;
-	for (uint32_t y = 0; y < font.height; y++, bm += font.row_bytes, p += pitch_px)
-		for (uint32_t x = 0; x < font.width; x++)
+	const struct psf_font *font = &fbcon.font;
+	const uint8_t *bm = psf_bitmap(font, glyph);
+	uint32_t *p = fbcon.fb + (size_t)r * font->height * fbcon.pitch_px + (size_t)c * font->width;
+	for (uint32_t y = 0; y < font->height; y++, bm += font->row_bytes, p += fbcon.pitch_px)
+		for (uint32_t x = 0; x < font->width; x++)
 			p[x] = bm[x >> 3] & (0x80 >> (x & 7)) ? fg : bg;
 }
 
-/* Bring the screen up to date with the text grid and cursor. */
-static void flush(void)
+/* Draw one text cell (inverted when it carries the cursor). */
+static void draw_cell(uint32_t c, uint32_t r, uint32_t cell)
+{
+	if (cell & CELL_CURSOR)
+		fbcon_draw_glyph(c, r, cell & CELL_GLYPH, fbcon.px_bg, fbcon.px_fg);
+	else
+		fbcon_draw_glyph(c, r, cell & CELL_GLYPH, fbcon.px_fg, fbcon.px_bg);
+}
+
+/* Draw rows lo..hi of grid (screen order, cursor flags included) where
+ * they differ from what is shown. */
+static void draw_rows(const uint32_t *grid, uint32_t lo, uint32_t hi)
+{
+	for (uint32_t r = lo; r <= hi && r < rows; r++) {
+		const uint32_t *want = grid + (size_t)r * cols;
+		uint32_t *have = shown + (size_t)r * cols;
+		for (uint32_t c = 0; c < cols; c++) {
+			if (have[c] != want[c]) {
+				draw_cell(c, r, want[c]);
+				have[c] = want[c];
+			}
+		}
+	}
+}
+
+/* Copy the dirty rows of the ring, with the cursor, into snap (screen
+ * order); returns the row range in *lo..*hi (lo > hi: nothing). Caller
+ * holds fbcon_lock. */
+static void copy_dirty(uint32_t *lo, uint32_t *hi)
 {
 	uint32_t ccol = cx < cols ? cx : cols - 1;
 	mark_dirty(cy);
 	mark_dirty(drawn_cursor_row);
-	for (uint32_t r = dirty_lo; r <= dirty_hi; r++) {
-		const uint32_t *want = text_row(r);
-		uint32_t *have = shown + (size_t)r * cols;
-		for (uint32_t c = 0; c < cols; c++) {
-			uint32_t cell = want[c] | (r == cy && c == ccol ? CELL_CURSOR : 0);
-			if (have[c] != cell) {
-				draw_cell(c, r, cell);
-				have[c] = cell;
-			}
-		}
+	*lo = dirty_lo;
+	*hi = dirty_hi;
+	for (uint32_t r = dirty_lo; r <= dirty_hi && r < rows; r++) {
+		uint32_t *dst = snap + (size_t)r * cols;
+		memcpy(dst, text_row(r), cols * sizeof(*dst));
+		if (r == cy)
+			dst[ccol] |= CELL_CURSOR;
 	}
 	drawn_cursor_row = cy;
 	dirty_lo = UINT32_MAX;
 	dirty_hi = UINT32_MAX;
+}
+
+/* Bring the screen up to date now. Caller holds fbcon_lock. */
+static void flush(void)
+{
+	uint32_t lo, hi;
+	copy_dirty(&lo, &hi);
+	draw_rows(snap, lo, hi);
+}
+
+/* See fbcon_internal.h. The fbcon thread: copy under the lock, draw
+ * without it. */
+void fbcon_flush_deferred(void)
+{
+	uint32_t lo, hi;
+	uint64_t flags = spin_lock_irqsave(&fbcon_lock);
+	pending = 0;
+	copy_dirty(&lo, &hi);
+	spin_unlock_irqrestore(&fbcon_lock, flags);
+	draw_rows(snap, lo, hi);
+}
+
+/* See fbcon_internal.h. */
+void fbcon_set_deferred(void)
+{
+	deferred = 1;
+}
+
+/* See fbcon_internal.h. */
+int fbcon_pending(void)
+{
+	return pending;
 }
 
 /* Column 0 of the next row, scrolling (by rotating the ring) at the bottom. */
@@ -235,19 +306,19 @@ static void text_byte(uint8_t b)
 	if (utf8_need && (b & 0xC0) == 0x80) {
 		utf8_cp = utf8_cp << 6 | (b & 0x3F);
 		if (--utf8_need == 0)
-			put_glyph(psf_glyph(&font, utf8_cp));
+			put_glyph(psf_glyph(&fbcon.font, utf8_cp));
 		return;
 	}
 	if (utf8_need) {                 /* sequence cut short */
 		utf8_need = 0;
-		put_glyph(font.fallback);
+		put_glyph(fbcon.font.fallback);
 	}
 	if (b < 0x80)
-		put_glyph(psf_glyph(&font, b));
+		put_glyph(psf_glyph(&fbcon.font, b));
 	else if ((b & 0xE0) == 0xC0) { utf8_cp = b & 0x1F; utf8_need = 1; }
 	else if ((b & 0xF0) == 0xE0) { utf8_cp = b & 0x0F; utf8_need = 2; }
 	else if ((b & 0xF8) == 0xF0) { utf8_cp = b & 0x07; utf8_need = 3; }
-	else put_glyph(font.fallback);
+	else put_glyph(fbcon.font.fallback);
 }
 
 /* One output byte through the escape-sequence parser. */
@@ -302,12 +373,26 @@ static void feed(char ch)
 		text_byte(c);
 }
 
-/* Console sink: called with the console lock held (interrupts off). */
+/* Console sink: called with the console lock held (interrupts off).
+ * Draws at once until the thread takes over, and again once a panic has
+ * stopped the other CPUs (the thread may be one of them): then the whole
+ * screen is redrawn, since the thread may have stopped mid-draw. */
 static void fbcon_write(const char *buf, size_t len)
 {
+	spin_lock(&fbcon_lock);
 	for (size_t i = 0; i < len; i++)
 		feed(buf[i]);
-	flush();
+	if (console_panicking() && !panic_mode) {
+		panic_mode = 1;
+		memset(shown, 0xFF, (size_t)cols * rows * sizeof(*shown));
+		dirty_lo = 0;
+		dirty_hi = rows - 1;
+	}
+	if (!deferred || panic_mode)
+		flush();
+	else
+		pending = 1;
+	spin_unlock(&fbcon_lock);
 }
 
 static struct console_sink fbcon_sink = { .name = "fbcon", .write = fbcon_write };
@@ -328,6 +413,24 @@ static const char *fb_check(const struct boot_framebuffer *f)
 	return NULL;
 }
 
+/* The font blob for this screen: the font= key, else by height. */
+static void font_blob(uint32_t height, const uint8_t **start, size_t *len)
+{
+	const char *want = cmdline_choice("font");
+	if (strcmp(want, "auto") == 0)
+		want = height >= 1600 ? "16x32" : height >= 1000 ? "12x24" : "8x16";
+	if (strcmp(want, "16x32") == 0) {
+		*start = _binary_font32_psf_start;
+		*len = (size_t)(_binary_font32_psf_end - _binary_font32_psf_start);
+	} else if (strcmp(want, "12x24") == 0) {
+		*start = _binary_font24_psf_start;
+		*len = (size_t)(_binary_font24_psf_end - _binary_font24_psf_start);
+	} else {
+		*start = _binary_font16_psf_start;
+		*len = (size_t)(_binary_font16_psf_end - _binary_font16_psf_start);
+	}
+}
+
 /* See fbcon.h. Needs vmm_init() and heap_init(). */
 void fbcon_init(const struct boot_framebuffer *f)
 {
@@ -335,38 +438,48 @@ void fbcon_init(const struct boot_framebuffer *f)
 		printk("fbcon: no framebuffer; console on serial only\n");
 		return;
 	}
+	const uint8_t *blob = NULL;
+	size_t blob_len = 0;
 	const char *err = fb_check(f);
-	if (!err)
-		err = psf_load(&font, _binary_font_psf_start,
-			       (size_t)(_binary_font_psf_end - _binary_font_psf_start));
-	if (!err && (f->width < font.width || f->height < font.height))
-		err = "screen smaller than one character";
+	if (!err) {
+		font_blob(f->height, &blob, &blob_len);
+		err = psf_load(&fbcon.font, blob, blob_len);
+	}
+	if (!err && (f->width < fbcon.font.width || f->height < 2 * fbcon.font.height))
+		err = "screen smaller than two characters";
 	if (err) {
 		printk("fbcon: %s; framebuffer console off\n", err);
 		return;
 	}
-	cols = f->width / font.width;
-	rows = f->height / font.height;
+	fbcon.cols = cols = f->width / fbcon.font.width;
+	fbcon.rows = f->height / fbcon.font.height;
+	fbcon.status_row = strcmp(cmdline_choice("status"), "off") ? fbcon.rows - 1 : UINT32_MAX;
+	rows = fbcon.status_row == UINT32_MAX ? fbcon.rows : fbcon.rows - 1;
 	text = kcalloc((size_t)cols * rows, sizeof(*text));
 	shown = kcalloc((size_t)cols * rows, sizeof(*shown));
-	if (!text || !shown) {
+	snap = kcalloc((size_t)cols * rows, sizeof(*snap));
+	if (!text || !shown || !snap) {
 		kfree(text);
 		kfree(shown);
+		kfree(snap);
 		printk("fbcon: no memory for a %ux%u grid; framebuffer console off\n", cols, rows);
 		return;
 	}
-	fb = vmm_map_mmio(f->phys, (size_t)f->pitch * f->height, 1);
-	pitch_px = f->pitch / 4;
-	px_fg = fb_color(f, 0xC0, 0xC0, 0xC0);
-	px_bg = fb_color(f, 0, 0, 0);
-	blank = psf_glyph(&font, ' ');
-	for (size_t i = 0; i < (size_t)pitch_px * f->height; i++)
-		fb[i] = px_bg;
+	fbcon.fb = vmm_map_mmio(f->phys, (size_t)f->pitch * f->height, 1);
+	fbcon.pitch_px = f->pitch / 4;
+	fbcon.format = *f;
+	fbcon.px_fg = fbcon_color(0xC0, 0xC0, 0xC0);
+	fbcon.px_bg = fbcon_color(0, 0, 0);
+	blank = psf_glyph(&fbcon.font, ' ');
+	for (size_t i = 0; i < (size_t)fbcon.pitch_px * f->height; i++)
+		fbcon.fb[i] = fbcon.px_bg;
 	for (size_t i = 0; i < (size_t)cols * rows; i++)
 		text[i] = shown[i] = blank;
 	dirty_lo = dirty_hi = UINT32_MAX;
 	flush();
+	fbcon.ready = 1;
 	console_register(&fbcon_sink, 1);   /* show the boot log so far */
-	printk("fbcon: %ux%u, %ux%u cells, PSF%d font %ux%u\n", f->width, f->height,
-	       cols, rows, font.version, font.width, font.height);
+	printk("fbcon: %ux%u, %ux%u cells, PSF%d font %ux%u%s\n", f->width, f->height, cols, rows,
+	       fbcon.font.version, fbcon.font.width, fbcon.font.height,
+	       fbcon.status_row == UINT32_MAX ? "" : ", status line on the last row");
 }

@@ -27,6 +27,8 @@ void console_write(const char *buf, size_t len);
 /* Free the console lock whoever holds it, so a panic can print after it
  * stopped the other CPUs. Panic path only. */
 void console_break_lock(void);
+/* 1 once a panic broke the lock: sinks that defer output draw at once. */
+int console_panicking(void);
 /* Queue one input byte. Called from interrupt handlers; drops when full.
  * Keyboards push ANSI escape sequences for arrow keys, like a terminal. */
 void console_input_push(char c);

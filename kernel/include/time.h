@@ -6,8 +6,9 @@
 #endif
 #include <stdint.h>
 #define TIMER_HZ 100
-/* Calibrate the TSC (CPUID 0x15, else HPET, else PIT, else CPUID 0x16's
- * nominal frequency) and start the periodic tick (LAPIC timer, TIMER_HZ, on
+/* Calibrate the TSC (CPUID 0x15, else HPET, else the ACPI PM timer, else
+ * PIT, else CPUID 0x16's nominal frequency; each one passed over logged)
+ * and start the tick (LAPIC timer, TSC-deadline or periodic, TIMER_HZ, on
  * VEC_LAPIC_TIMER). Needs acpi_init(), vmm_init(), idt_init() and
  * lapic_init(); interrupts stay as they were. Boot-time, single CPU. */
 void time_init(void);

@@ -13,7 +13,8 @@
 
 static const char *const panic_choices[] = { "halt", "reboot", "exit", NULL };
 static const char *const sched_choices[] = { "on", "off", NULL };
-static const char *const init_choices[] = { "on", "off", NULL };
+static const char *const on_off[] = { "on", "off", NULL };
+static const char *const font_choices[] = { "auto", "8x16", "12x24", "16x32", NULL };
 
 const struct cmdline_key cmdline_keys[] = {
 	{ .name = "run", .kind = CMDLINE_KEY_TEXT },
@@ -21,7 +22,13 @@ const struct cmdline_key cmdline_keys[] = {
 	  .absent = "all CPUs" },
 	{ .name = "sched", .kind = CMDLINE_KEY_CHOICE, .choices = sched_choices },
 	{ .name = "panic", .kind = CMDLINE_KEY_CHOICE, .choices = panic_choices },
-	{ .name = "init", .kind = CMDLINE_KEY_CHOICE, .choices = init_choices },
+	{ .name = "init", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
+	{ .name = "hfi", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
+	{ .name = "emul", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
+	{ .name = "video", .kind = CMDLINE_KEY_TEXT },
+	{ .name = "font", .kind = CMDLINE_KEY_CHOICE, .choices = font_choices },
+	{ .name = "status", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
+	{ .name = "tsc_deadline", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
 };
 const size_t cmdline_key_count = sizeof(cmdline_keys) / sizeof(cmdline_keys[0]);
 

@@ -22,11 +22,13 @@ class TestFailure(Exception):
 class Machine:
     def __init__(self, name, log_dir, smp=None, mem=None, run=None, cmdline=None,
                  iso=None, esp=None, monitor=False, reboot=False, machine_file=None,
-                 machine_check=True):
+                 machine_check=True, qemu_run_args=()):
         """smp/mem: QEMU's CPUs and memory; without them the machine file's,
         or 1 CPU and 512M when there is no machine file. machine_file: a file
         or a preset name (docs/machines.md); machine_check=False hands it to
-        the guest without the host's check (tests of the kernel's checks)."""
+        the guest without the host's check (tests of the kernel's checks).
+        qemu_run_args: more options of tools/qemu-run.sh (--usb-kbd,
+        --no-ps2, --no-serial-input, --vga WxH)."""
         self.name = name
         self.log_path = os.path.join(log_dir, name + ".log")
         self.monitor_path = os.path.join("/tmp", "mosaic-mon-%d-%s.sock" % (os.getpid(), name)) if monitor else None
@@ -53,6 +55,7 @@ class Machine:
             args += ["--monitor", self.monitor_path]
         if reboot:
             args += ["--allow-reboot"]
+        args += list(qemu_run_args)
         self.output = ""
         self.pos = 0            # expect() consumes output up to here
         self.lock = threading.Lock()
@@ -133,6 +136,29 @@ class Machine:
             s.connect(self.monitor_path)
             s.sendall((cmd + "\n").encode())
             time.sleep(0.3)
+
+    def monitor_query(self, cmd, timeout=10):
+        """One monitor command; returns what the monitor printed for it."""
+        deadline = time.monotonic() + 10
+        while not os.path.exists(self.monitor_path):
+            if time.monotonic() > deadline:
+                raise TestFailure("QEMU monitor socket never appeared")
+            time.sleep(0.1)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(timeout)
+            s.connect(self.monitor_path)
+            s.sendall((cmd + "\n").encode())
+            data = b""
+            end = time.monotonic() + timeout
+            while time.monotonic() < end and data.count(b"(qemu)") < 2:
+                try:
+                    chunk = s.recv(4096)
+                except socket.timeout:
+                    break
+                if not chunk:
+                    break
+                data += chunk
+            return data.decode("latin-1")
 
     def wait_exit(self, timeout=BOOT_TIMEOUT):
         try:

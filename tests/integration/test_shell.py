@@ -182,6 +182,9 @@ def test_numbers_are_refused_with_their_range(ctx, m):
     check(not re.search(r" (cpu|storm)/\d+ ", out), "a refused command started threads:\n" + out)
     out = m.command("spawn 1 sleep cpus=" + ",".join(["3"] * 40) + " ms=100")
     check("spawn: started 1 sleep threads for 100 ms" in out, out)
+    # Its report comes after the prompt: wait for it here, so that it does
+    # not land in the next test's command output on a slow host.
+    m.expect(r"spawn:   sleep/0 thread \d+ ended on cpu 3: run \d+ ms\r?\n", 30)
 
 
 def test_sleep_waits_asleep(ctx, m):

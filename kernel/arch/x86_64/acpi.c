@@ -74,78 +74,35 @@ static void acpi_scan_root(const struct acpi_sdt_header *root, unsigned entry_si
 	}
 }
 
-/* Copy the MADT's entries into madt_info. Unknown entry types are skipped;
- * a malformed entry length ends the walk. Boot-time. */
-static void acpi_parse_madt(const struct acpi_sdt_header *madt)
+/* Read the MADT into madt_info and log what was not taken as is. */
+static void acpi_read_madt(const struct acpi_sdt_header *madt)
 {
-	const uint8_t *base = (const uint8_t *)madt;
-	if (madt->length < 44) {
+	const struct acpi_madt_info *m = &madt_info;
+	if (acpi_madt_parse((const uint8_t *)madt, madt->length, &madt_info)) {
 		printk("acpi: MADT too short (%u bytes)\n", madt->length);
 		return;
 	}
-	uint32_t lapic32, flags;
-	memcpy(&lapic32, base + 36, 4);
-	memcpy(&flags, base + 40, 4);
-	madt_info.present = 1;
-	madt_info.lapic_phys = lapic32;
-	madt_info.has_8259 = flags & 1;
-
-	for (uint32_t off = 44; off + 2 <= madt->length;) {
-		const uint8_t *e = base + off;
-		uint8_t type = e[0], len = e[1];
-		if (len < 2 || off + len > madt->length) {
-			printk("acpi: malformed MADT entry at offset %u\n", off);
-			break;
-		}
-		off += len;
-		uint32_t u32, cpu_flags;
-		switch (type) {
-		case 0: /* processor local APIC */
-			if (len < 8)
-				break;
-			memcpy(&cpu_flags, e + 4, 4);
-			if ((cpu_flags & 3) && madt_info.cpu_count < ACPI_MAX_CPUS)
-				madt_info.cpu_apic_ids[madt_info.cpu_count++] = e[3];
-			break;
-		case 1: /* I/O APIC */
-			if (len < 12)
-				break;
-			if (madt_info.ioapic_count == ACPI_MAX_IOAPICS) {
-				printk("acpi: more than %d IOAPICs, ignoring the rest\n", ACPI_MAX_IOAPICS);
-				break;
-			}
-			struct acpi_ioapic *io = &madt_info.ioapics[madt_info.ioapic_count++];
-			io->id = e[2];
-			memcpy(&u32, e + 4, 4);
-			io->phys = u32;
-			memcpy(&io->gsi_base, e + 8, 4);
-			break;
-		case 2: /* interrupt source override */
-			if (len < 10 || e[2] != 0)
-				break;
-			if (madt_info.override_count == ACPI_MAX_OVERRIDES)
-				break;
-			struct acpi_override *ov = &madt_info.overrides[madt_info.override_count++];
-			ov->isa_irq = e[3];
-			memcpy(&ov->gsi, e + 4, 4);
-			memcpy(&ov->flags, e + 8, 2);
-			break;
-		case 5: /* local APIC address override */
-			if (len >= 12)
-				memcpy(&madt_info.lapic_phys, e + 4, 8);
-			break;
-		case 9: /* processor local x2APIC */
-			if (len < 16)
-				break;
-			memcpy(&cpu_flags, e + 8, 4);
-			memcpy(&u32, e + 4, 4);
-			if ((cpu_flags & 3) && madt_info.cpu_count < ACPI_MAX_CPUS)
-				madt_info.cpu_apic_ids[madt_info.cpu_count++] = u32;
-			break;
-		default:
-			break;
-		}
-	}
+	if (m->malformed_at)
+		printk("acpi: MADT entry at offset %d has a bad length; the entries after it are "
+		       "ignored\n", m->malformed_at);
+	if (m->x2apic_entries)
+		printk("acpi: MADT: %u processors from x2APIC entries\n", m->x2apic_entries);
+	if (m->online_capable)
+		printk("acpi: MADT: %u online-capable processors (hot-pluggable, not present now) "
+		       "are not started\n", m->online_capable);
+	if (m->disabled)
+		printk("acpi: MADT: %u disabled processor entries ignored\n", m->disabled);
+	if (m->duplicates)
+		printk("acpi: MADT: %u processors listed twice (xAPIC and x2APIC); counted once\n",
+		       m->duplicates);
+	if (m->bad_ids)
+		printk("acpi: MADT: %u enabled processors with the invalid APIC id 0xFF/0xFFFFFFFF "
+		       "ignored\n", m->bad_ids);
+	if (m->short_entries)
+		printk("acpi: MADT: %u entries too short for their type skipped\n", m->short_entries);
+	if (m->ioapics_dropped || m->overrides_dropped)
+		printk("acpi: MADT: %u IOAPICs and %u overrides beyond %d/%d ignored\n",
+		       m->ioapics_dropped, m->overrides_dropped, ACPI_MAX_IOAPICS, ACPI_MAX_OVERRIDES);
 }
 
 /* See acpi.h. Boot-time, single CPU. */
@@ -198,7 +155,7 @@ int acpi_init(uint64_t rsdp_phys)
 
 	const struct acpi_sdt_header *madt = acpi_find_table("APIC", 0);
 	if (madt)
-		acpi_parse_madt(madt);
+		acpi_read_madt(madt);
 	if (madt_info.present)
 		printk("acpi: MADT: LAPIC 0x%lx, %d CPUs, %d IOAPICs, %d overrides%s\n",
 		       madt_info.lapic_phys, madt_info.cpu_count, madt_info.ioapic_count,

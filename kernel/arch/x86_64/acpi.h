@@ -2,6 +2,7 @@
  * interrupt facts of the MADT. */
 #ifndef MOSAIC_ARCH_ACPI_H
 #define MOSAIC_ARCH_ACPI_H
+#include <stddef.h>
 #include <stdint.h>
 
 struct acpi_sdt_header {
@@ -67,11 +68,27 @@ struct acpi_madt_info {
 	struct acpi_ioapic ioapics[ACPI_MAX_IOAPICS];
 	int override_count;
 	struct acpi_override overrides[ACPI_MAX_OVERRIDES];
-	int cpu_count;           /* enabled or online-capable processors */
+	int cpu_count;           /* enabled processors kept (at most ACPI_MAX_CPUS) */
 	uint32_t cpu_apic_ids[ACPI_MAX_CPUS]; /* in MADT order; BSP not marked */
+	/* What the walk saw besides, for the boot log (acpi.c prints it). */
+	unsigned cpu_total;      /* enabled processors listed, also beyond the cap */
+	unsigned x2apic_entries; /* enabled ones from x2APIC (type 9) entries */
+	unsigned online_capable; /* not enabled now, could be hot-added: not started */
+	unsigned disabled;       /* neither enabled nor online-capable: ignored */
+	unsigned duplicates;     /* an APIC id listed twice (xAPIC and x2APIC): once */
+	unsigned bad_ids;        /* APIC id 0xFF (xAPIC) or 0xFFFFFFFF (x2APIC) */
+	unsigned short_entries;  /* known types too short for their fields: skipped */
+	unsigned ioapics_dropped, overrides_dropped;  /* beyond the arrays */
+	int malformed_at;        /* offset of an entry whose length ends the walk, 0 if none */
 };
 
 /* The MADT as read by acpi_init(); present == 0 when there was none.
  * Read-only after boot. */
 const struct acpi_madt_info *acpi_madt(void);
+/* Parse a whole MADT (tbl[0..len), header included, len checked against
+ * the header's length) into *out; portable, bounded (acpi_madt.c): every
+ * entry's length is checked against what is left before a field is read.
+ * Returns 0, or -1 when the table is too short for its fixed fields (out
+ * then has present == 0). No locks. */
+int acpi_madt_parse(const uint8_t *tbl, size_t len, struct acpi_madt_info *out);
 #endif

@@ -8,6 +8,10 @@
 #include <printk.h>
 #include <panic.h>
 #include <acpi.h>
+#include <cmdline.h>
+#include <smp.h>
+#include <string.h>
+#include <clock_choice.h>
 
 #define MSR_APIC_BASE   0x1B
 #define APIC_BASE_EXTD  (1ull << 10)  /* x2APIC mode */
@@ -35,6 +39,8 @@
 #define LVT_MASKED      (1u << 16)
 #define LVT_NMI         (4u << 8)
 #define LVT_PERIODIC    (1u << 17)
+#define LVT_TSC_DEADLINE (2u << 17)
+#define MSR_TSC_DEADLINE 0x6E0
 #define ICR_PENDING     (1u << 12)
 #define TIMER_DIV_16    0x3
 #define CALIBRATE_US    20000
@@ -44,6 +50,9 @@ static int x2apic;
 static int lapic_ready;
 static int lapic_announced;
 static uint64_t lapic_timer_hz;         /* timer input after the divider */
+static enum clock_tick_mode timer_mode; /* 0 until the boot CPU chose */
+static uint64_t deadline_period;        /* TSC cycles per tick (deadline mode) */
+static uint64_t next_deadline[MAXCPU];  /* each CPU's own slot */
 
 /* Register access by xAPIC offset, through MMIO or the x2APIC MSR.
  * Per CPU: each CPU touches only its own APIC. */
@@ -89,13 +98,12 @@ void lapic_init(uint64_t lapic_phys)
 		base |= APIC_BASE_EN;
 		wrmsr(MSR_APIC_BASE, base);
 	}
-	if (!(base & APIC_BASE_EXTD) && lapic_ids_need_x2apic()) {
-		if (lapic_has_x2apic()) {
-			base |= APIC_BASE_EXTD;
-			wrmsr(MSR_APIC_BASE, base);
-		} else if (!lapic_announced) {
-			printk("lapic: APIC ids above 254 but no x2APIC: those CPUs stay unreachable\n");
-		}
+	const char *why;
+	enum clock_apic_mode mode = clock_apic_choose((base & APIC_BASE_EXTD) != 0, lapic_has_x2apic(),
+						      lapic_ids_need_x2apic(), &why);
+	if (mode == CLOCK_APIC_X2APIC && !(base & APIC_BASE_EXTD)) {
+		base |= APIC_BASE_EXTD;
+		wrmsr(MSR_APIC_BASE, base);
 	}
 	x2apic = (base & APIC_BASE_EXTD) != 0;
 	if (!x2apic && !lapic_regs) {
@@ -115,7 +123,7 @@ void lapic_init(uint64_t lapic_phys)
 	lapic_write(LAPIC_ESR, 0);
 	lapic_eoi();                 /* drop anything the firmware left in service */
 	if (!lapic_announced)
-		printk("lapic: id %u, %s\n", lapic_id(), x2apic ? "x2APIC mode" : "xAPIC mode");
+		printk("lapic: id %u, %s (%s)\n", lapic_id(), x2apic ? "x2APIC mode" : "xAPIC mode", why);
 	lapic_announced = 1;
 }
 
@@ -179,18 +187,71 @@ static uint64_t lapic_timer_calibrate(void)
 	return counted * tsc_hz / (t1 - t0);
 }
 
+/* CPUID.1:ECX[24]: the local APIC timer has TSC-deadline mode. */
+static int lapic_has_tsc_deadline(void)
+{
+	uint32_t a, b, c, d;
+	cpuid(1, 0, &a, &b, &c, &d);
+	return (c >> 24) & 1;
+}
+
+/* Choose the tick's mode once (boot CPU) by clock_tick_choose() and log
+ * it with its reason; the periodic timer is measured against the TSC. */
+static void lapic_timer_choose(uint32_t hz)
+{
+	const char *why;
+	int allowed = strcmp(cmdline_choice("tsc_deadline"), "off") != 0;
+	timer_mode = clock_tick_choose(lapic_has_tsc_deadline(), allowed, time_tsc_hz(), hz,
+				       &deadline_period, &why);
+	if (timer_mode == CLOCK_TICK_TSC_DEADLINE) {
+		printk("lapic: timer in TSC-deadline mode (%s), %lu TSC cycles per tick\n", why,
+		       deadline_period);
+		return;
+	}
+	printk("lapic: %s; periodic timer\n", why);
+	lapic_timer_hz = lapic_timer_calibrate();
+	printk("lapic: timer input %lu.%03lu MHz (bus clock / 16)\n",
+	       lapic_timer_hz / 1000000, lapic_timer_hz / 1000 % 1000);
+	KASSERT(lapic_timer_hz >= hz, "lapic timer runs at %lu Hz", lapic_timer_hz);
+}
+
 /* See lapic.h. */
 void lapic_timer_start(uint32_t hz)
 {
-	if (lapic_timer_hz == 0) {
-		lapic_timer_hz = lapic_timer_calibrate();
-		printk("lapic: timer input %lu.%03lu MHz (bus clock / 16)\n",
-		       lapic_timer_hz / 1000000, lapic_timer_hz / 1000 % 1000);
-		KASSERT(lapic_timer_hz >= hz, "lapic timer runs at %lu Hz", lapic_timer_hz);
+	if (timer_mode == 0)
+		lapic_timer_choose(hz);
+	if (timer_mode == CLOCK_TICK_TSC_DEADLINE) {
+		/* The LVT first: a deadline written before the mode is set is lost. */
+		lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER | LVT_TSC_DEADLINE);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		uint64_t next = rdtsc() + deadline_period;
+		next_deadline[cpu_current()] = next;
+		wrmsr(MSR_TSC_DEADLINE, next);
+		return;
 	}
 	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
 	lapic_write(LAPIC_LVT_TIMER, VEC_LAPIC_TIMER | LVT_PERIODIC);
 	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(lapic_timer_hz / hz));
+}
+
+/* See lapic.h. In TSC-deadline mode the next tick is one period after the
+ * last deadline (no drift), or one period from now after a long stall. */
+void lapic_timer_tick(void)
+{
+	if (timer_mode != CLOCK_TICK_TSC_DEADLINE)
+		return;
+	unsigned cpu = cpu_current();
+	uint64_t now = rdtsc(), next = next_deadline[cpu] + deadline_period;
+	if (next <= now)
+		next = now + deadline_period;
+	next_deadline[cpu] = next;
+	wrmsr(MSR_TSC_DEADLINE, next);
+}
+
+/* See lapic.h. */
+const char *lapic_timer_mode(void)
+{
+	return timer_mode == CLOCK_TICK_TSC_DEADLINE ? "TSC deadline" : timer_mode == CLOCK_TICK_PERIODIC ? "periodic" : "not started";
 }
 
 /* See lapic.h. Entries 0-5 are timer, thermal, performance counters,

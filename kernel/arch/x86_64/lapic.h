@@ -27,10 +27,18 @@ void lapic_eoi(void);
 uint32_t lapic_id(void);
 /* 1 when the x2APIC (MSR) interface is in use. */
 int lapic_is_x2apic(void);
-/* Start the periodic timer at hz interrupts per second on VEC_LAPIC_TIMER.
- * The first call measures the timer against the TSC (needs time_tsc_hz()).
- * The vector's handler is the caller's business. Per CPU, interrupts off. */
+/* Start the tick at hz interrupts per second on VEC_LAPIC_TIMER: in
+ * TSC-deadline mode where the CPU has it (unless tsc_deadline=off), else
+ * periodic; the first call chooses, logs the choice, and measures the
+ * periodic timer against the TSC (needs time_tsc_hz()). The vector's
+ * handler is the caller's business and calls lapic_timer_tick(). Per
+ * CPU, interrupts off. */
 void lapic_timer_start(uint32_t hz);
+/* Arm the next tick (TSC-deadline mode; nothing in periodic mode). From
+ * the tick's handler, interrupts off. */
+void lapic_timer_tick(void);
+/* "TSC deadline", "periodic" or "not started". */
+const char *lapic_timer_mode(void);
 /* The thermal sensor LVT (xAPIC offset 0x330, x2APIC MSR 0x833; Intel SDM
  * vol. 3A, the APIC chapter): vector bits 7:0, delivery mode bits 10:8
  * (LAPIC_LVT_DM_*), mask bit 16. lapic_has_thermal_lvt() says whether this

@@ -2,7 +2,10 @@
  * smp.c — the logical CPUs: numbering them from the MADT, starting them,
  * and what the rest of the kernel may ask about them (smp.h).
  *
- * Logical CPU 0 is the boot CPU; the others follow in MADT order. At most
+ * Logical CPU 0 is the boot CPU, whatever its APIC id (Meteor Lake's is
+ * 0x20, ids are sparse); the other enabled processors of the MADT follow
+ * in MADT order (acpi_madt.c: online-capable and disabled entries are not
+ * started, an id listed twice counts once). At most
  * MAXCPU (256) CPUs are used: the per-CPU records, GDTs and TSSs are static
  * arrays of that size (see docs/smp.md). Extra CPUs of the MADT stay
  * offline with a warning; so does an AP that does not report online within
@@ -28,34 +31,6 @@
 
 static unsigned cpu_count = 1;   /* CPUs with a logical id, online or not */
 
-/* Enabled or online-capable processor entries in the MADT, without the
- * ACPI_MAX_CPUS cap of acpi_madt(), so that a machine with more CPUs than
- * MAXCPU can be reported. */
-static unsigned smp_madt_cpu_total(void)
-{
-	const struct acpi_sdt_header *h = acpi_find_table("APIC", 0);
-	if (!h)
-		return 0;
-	const uint8_t *base = (const uint8_t *)h;
-	unsigned n = 0;
-	uint32_t off = sizeof(*h) + 8;   /* local APIC address, flags */
-	while (off + 2 <= h->length) {
-		const uint8_t *e = base + off;
-		uint32_t flags;
-		if (e[1] < 2 || off + e[1] > h->length)
-			break;
-		if (e[0] == 0 && e[1] >= 8) {
-			memcpy(&flags, e + 4, 4);
-			n += (flags & 3) != 0;
-		} else if (e[0] == 9 && e[1] >= 16) {
-			memcpy(&flags, e + 8, 4);
-			n += (flags & 3) != 0;
-		}
-		off += e[1];
-	}
-	return n;
-}
-
 /* Give logical ids to the MADT's CPUs: the boot CPU is 0, the others
  * follow in MADT order, up to MAXCPU and the `maxcpus=` command-line
  * limit. */
@@ -66,9 +41,15 @@ static void smp_number_cpus(uint32_t bsp_apic_id)
 	uint64_t v;
 	if (cmdline_number("maxcpus", &v) == 0)   /* 1..MAXCPU; a bad value was reported */
 		limit = (unsigned)v;
-	unsigned total = smp_madt_cpu_total();
-	if (total < (unsigned)m->cpu_count)
-		total = (unsigned)m->cpu_count;
+	unsigned total = m->cpu_total;
+	int bsp_listed = 0;
+	for (int i = 0; i < m->cpu_count; i++)
+		bsp_listed |= m->cpu_apic_ids[i] == bsp_apic_id;
+	if (!bsp_listed) {
+		printk("smp: the boot CPU's APIC id 0x%x is not an enabled MADT processor; "
+		       "counting it anyway\n", bsp_apic_id);
+		total++;
+	}
 	for (int i = 0; i < m->cpu_count && cpu_count < limit; i++) {
 		if (m->cpu_apic_ids[i] == bsp_apic_id)
 			continue;

@@ -2,19 +2,24 @@
  *
  * The TSC frequency comes from the first source that gives one:
  * CPUID leaf 0x15 (exact on Intel parts that enumerate the crystal), the
- * HPET, PIT channel 2, and as a last resort CPUID 0x16's nominal base
- * frequency. The LAPIC timer is then measured against the TSC. */
+ * HPET, the ACPI PM timer, PIT channel 2, and as a last resort CPUID
+ * 0x16's nominal base frequency; each source passed over is logged. The
+ * tick is the LAPIC timer in TSC-deadline mode where the CPU has it, else
+ * periodic, measured against the TSC (lapic.c). */
 #include <time.h>
 #include <cpu.h>
 #include <trap.h>
 #include <lapic.h>
 #include <hpet.h>
 #include <pit.h>
+#include <pmtimer.h>
+#include <clock_choice.h>
 #include <printk.h>
 #include <panic.h>
 #include <percpu.h>
 #include <sysctl.h>
 #include <thread.h>
+#include <fbcon.h>
 
 #define CALIBRATE_MS 50
 
@@ -78,28 +83,57 @@ static void time_tick(struct trap_frame *tf)
 	(void)tf;
 	struct percpu *p = percpu_self();
 	__atomic_store_n(&p->ticks, p->ticks + 1, __ATOMIC_RELAXED);
+	lapic_timer_tick();             /* TSC-deadline mode: the next one */
+	if (p->cpu == 0)
+		fbcon_tick();           /* the console's thread: text to draw, status line */
 	thread_tick();
+}
+
+/* CPUID 0x15 as a TSC reference (nothing to measure: ms unused). */
+static uint64_t ref_cpuid15(uint32_t ms)
+{
+	(void)ms;
+	return tsc_hz_from_cpuid15();
+}
+
+/* CPUID 0x16's nominal frequency as the last resort (ms unused). */
+static uint64_t ref_cpuid16(uint32_t ms)
+{
+	(void)ms;
+	return tsc_hz_from_cpuid16();
+}
+
+/* The TSC references in the order they are tried (clock_choice.c). */
+static const struct clock_tsc_ref tsc_refs[] = {
+	{ "CPUID 0x15", ref_cpuid15, "CPUID 0x15 gives no crystal frequency" },
+	{ "HPET", hpet_measure_tsc_hz, "no usable HPET" },
+	{ "ACPI PM timer", pmtimer_measure_tsc_hz, "no usable ACPI PM timer" },
+	{ "PIT", pit_measure_tsc_hz, "PIT channel 2 does not count" },
+	{ "CPUID 0x16 nominal (uncalibrated)", ref_cpuid16, "no CPUID 0x16 base frequency" },
+};
+
+/* Log one reference passed over, why, and the next one tried. */
+static void time_ref_note(const struct clock_tsc_ref *ref, uint64_t bad_hz, const char *next)
+{
+	const char *sep = next ? "; trying " : "";
+	if (!next)
+		next = "";
+	if (bad_hz)
+		printk("time: %s gives a TSC of %lu.%03lu MHz, outside %lu..%lu MHz, not used%s%s\n", ref->name,
+		       bad_hz / 1000000, bad_hz / 1000 % 1000, (uint64_t)(CLOCK_TSC_MIN_HZ / 1000000),
+		       (uint64_t)(CLOCK_TSC_MAX_HZ / 1000000), sep, next);
+	else
+		printk("time: %s%s%s\n", ref->none, sep, next);
 }
 
 /* See time.h. Boot-time, single CPU, interrupts off. */
 void time_init(void)
 {
-	const char *source = "CPUID 0x15";
-	uint64_t hz = tsc_hz_from_cpuid15();
-	if (!hz) {
-		source = "HPET";
-		hz = hpet_measure_tsc_hz(CALIBRATE_MS);
-	}
-	if (!hz) {
-		source = "PIT";
-		hz = pit_measure_tsc_hz(CALIBRATE_MS);
-	}
-	if (!hz) {
-		source = "CPUID 0x16 nominal (uncalibrated)";
-		hz = tsc_hz_from_cpuid16();
-	}
+	const char *source;
+	uint64_t hz = clock_tsc_hz_choose(tsc_refs, sizeof(tsc_refs) / sizeof(tsc_refs[0]), CALIBRATE_MS,
+					  &source, time_ref_note);
 	if (!hz)
-		panic("time: no way to learn the TSC frequency (no CPUID 0x15/0x16, HPET or PIT)");
+		panic("time: no way to learn the TSC frequency (no CPUID 0x15/0x16, HPET, ACPI PM timer or PIT)");
 	ns_mult = (1000000000ull << 32) / hz;
 	tsc_base = rdtsc();
 	__atomic_store_n(&tsc_hz, hz, __ATOMIC_RELEASE);

@@ -2,7 +2,8 @@
  * trap.h — the interrupt descriptor table and the frame every vector saves.
  *
  * Vector plan: 0-31 exceptions; 0x20-0x2F ISA IRQs routed through the IOAPIC
- * (ISA irq n -> vector 0x20+n); 0x30-0xEF free for devices and IPIs;
+ * (ISA irq n -> vector 0x20+n); 0x30-0xEF free for devices and IPIs (0x40:
+ * the xHCI controllers' MSI/MSI-X, kernel/dev/usb/usb.c);
  * 0xF0 LAPIC timer; 0xFA thermal LVT (HFI updates); 0xFF spurious.
  */
 #ifndef MOSAIC_ARCH_TRAP_H

@@ -1,0 +1,36 @@
+/* fbcon_internal.h — what the framebuffer console (fbcon.c) shares with
+ * its thread and status line (fbcon_status.c). */
+#ifndef MOSAIC_DEV_FBCON_INTERNAL_H
+#define MOSAIC_DEV_FBCON_INTERNAL_H
+#include <stdint.h>
+#include <boot_info.h>
+#include "psf.h"
+
+#define FBCON_FLUSH_TICKS  3     /* the thread draws new text at most this often */
+#define FBCON_STATUS_TICKS 50    /* and the status line every half second */
+
+/* The screen; set once by fbcon_init(), read-only afterwards. */
+struct fbcon {
+	int ready;
+	struct psf_font font;
+	uint32_t *fb;                /* pixels, pitch_px apart per scan line */
+	uint32_t pitch_px;
+	struct boot_framebuffer format;
+	uint32_t px_fg, px_bg;
+	uint32_t cols, rows;         /* whole screen, in characters */
+	uint32_t status_row;         /* UINT32_MAX: no status line */
+};
+extern struct fbcon fbcon;
+
+/* Pixel value of an RGB colour in the framebuffer's format. */
+uint32_t fbcon_color(uint8_t r, uint8_t g, uint8_t b);
+/* Draw glyph at character cell (c, r) in colours fg/bg. No lock: callers
+ * own the cells they draw (the text area or the status row). */
+void fbcon_draw_glyph(uint32_t c, uint32_t r, uint32_t glyph, uint32_t fg, uint32_t bg);
+/* From now on writes only mark the grid; fbcon_flush_deferred() draws. */
+void fbcon_set_deferred(void);
+/* 1 when text changed since the last deferred flush (lock-free read). */
+int fbcon_pending(void);
+/* The thread's flush: copy changed rows under the lock, draw outside. */
+void fbcon_flush_deferred(void);
+#endif

@@ -1,0 +1,152 @@
+"""What a user of the NUC sees, under QEMU: the console at 1920x1080 and
+3840x2160 (the loader sets a mode other than the firmware's first, the
+font grows, the status line shows per-CPU load by core type on the
+framebuffer and never on the serial port), and each GRUB entry of
+build/mosaic.iso booting to its first output (safe mode on a machine
+without HPET, PIT and PIC, so the TSC comes from the ACPI PM timer; the
+shell entry is test_iso.py's, the quick benchmark test_bench_grub.py's)."""
+import os
+import re
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+P_CORE = (0xB0, 0x40, 0x10)     # status line backgrounds (kernel/dev/fbcon_status.c)
+E_CORE = (0x20, 0x50, 0xB0)
+
+
+def read_ppm(path):
+    """(width, height, RGB bytes) of a binary PPM (QEMU's screendump)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, i = [], 0
+    while len(fields) < 4:
+        while data[i:i + 1].isspace():
+            i += 1
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        fields.append(data[i:j])
+        i = j
+    w, h = int(fields[1]), int(fields[2])
+    return w, h, data[i + 1:i + 1 + w * h * 3]
+
+
+def colours_in_rows(ppm, y0, y1):
+    """The set of RGB colours of pixel rows y0..y1-1."""
+    w, h, px = ppm
+    seen = set()
+    for y in range(y0, min(y1, h)):
+        row = px[y * w * 3:(y + 1) * w * 3]
+        for x in range(0, w * 3, 3 * 4):          # every 4th pixel is enough
+            seen.add((row[x], row[x + 1], row[x + 2]))
+    return seen
+
+
+def boot_at(ctx, mode, cells, font):
+    m = ctx.machine(machine_file="small-hybrid", monitor=True, cmdline="video=" + mode,
+                    qemu_run_args=["--vga", "3840x2160"])
+    mm = m.expect(r"graphics: switched to mode (\d+), %s: the requested mode" % mode, timeout=120)
+    assert mm.group(1) != "0", mm.group(0)
+    m.expect(r"fbcon: %s, %s cells, PSF2 font %s, status line on the last row"
+             % (mode, cells, font), timeout=60)
+    # The boot summary, before the prompt.
+    m.expect(r"==== Mosaic system summary ====", timeout=60)
+    m.expect(r"cpus: +4 online: 2 P \(1 cores\), 2 E, 0 LP-E", timeout=10)
+    m.expect(r"hfi: +present \(CPUID.06H\), enabled", timeout=10)
+    m.expect(r"policy: +(ule|hmp)", timeout=10)
+    m.expect(r"firmware: +EDK II, UEFI revision", timeout=10)
+    m.wait_prompt()
+    m.command("spawn 3 cpu ms=4000")
+    time.sleep(2)                                   # the status line redraws twice a second
+    shot = os.path.join(ctx.build, "test-logs", "nuc-%s.ppm" % mode)
+    if os.path.exists(shot):
+        os.unlink(shot)
+    m.monitor("screendump " + shot)
+    deadline = time.monotonic() + 20
+    while not os.path.exists(shot) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(0.5)
+    ppm = read_ppm(shot)
+    width, height = map(int, mode.split("x"))
+    assert ppm[:2] == (width, height), ppm[:2]
+    glyph_h = int(font.split("x")[1])
+    status_y = (height // glyph_h - 1) * glyph_h       # the last whole character row
+    bottom = colours_in_rows(ppm, status_y, status_y + glyph_h)
+    assert P_CORE in bottom and E_CORE in bottom, sorted(bottom)[:20]
+    above = colours_in_rows(ppm, 0, status_y)
+    assert P_CORE not in above, "status colours outside the status line"
+    with m.lock:
+        assert "| HFI " not in m.output and "LP E-core" not in m.output, "status line on serial"
+    return m
+
+
+def test_console_at_1920x1080(ctx):
+    boot_at(ctx, "1920x1080", "160x44", "12x24")
+
+
+def test_console_at_3840x2160(ctx):
+    boot_at(ctx, "3840x2160", "240x66", "16x32")
+
+
+def iso_with_default(ctx, entry):
+    """build/mosaic.iso with `set default=ENTRY`: a copy made with
+    tools/make-iso.sh from iso/grub.cfg."""
+    with open(os.path.join(ROOT, "iso", "grub.cfg")) as f:
+        cfg = f.read()
+    assert "\nset default=0\n" in cfg
+    assert re.search(r'--id %s \{' % re.escape(entry), cfg), "no menu entry " + entry
+    tmp = os.path.join(ctx.build, "test-iso")
+    os.makedirs(tmp, exist_ok=True)
+    cfg_path = os.path.join(tmp, "grub-%s.cfg" % entry)
+    with open(cfg_path, "w") as f:
+        f.write(cfg.replace("\nset default=0\n", "\nset default=%s\n" % entry))
+    iso = os.path.join(tmp, "mosaic-%s.iso" % entry)
+    subprocess.run([os.path.join(ROOT, "tools", "make-iso.sh"), iso,
+                    os.path.join(ctx.build, "esp.img"), cfg_path], check=True,
+                   capture_output=True, timeout=120)
+    return iso
+
+
+def boot_entry(ctx, entry, more_args=(), **kw):
+    return ctx.machine(iso=iso_with_default(ctx, entry), esp=None,
+                       qemu_run_args=["--usb-kbd", "--no-ps2"] + list(more_args), **kw)
+
+
+def test_grub_benchmark_suite_entry(ctx):
+    m = boot_entry(ctx, "bench", smp=2)
+    m.expect(r"cmdline: video=auto run=\"echo Mosaic benchmark suite", timeout=180)
+    m.expect(r"\nMosaic benchmark suite: ule vs hmp, HFI on\r?\n", timeout=120)
+    m.expect(r"bench: run 1 of 168: cpu ule, 4 threads", timeout=60)
+
+
+def test_grub_benchmark_suite_hfi_off_entry(ctx):
+    m = boot_entry(ctx, "bench-hfi-off", machine_file="small-hybrid")
+    m.expect(r"cmdline: video=auto hfi=off run=", timeout=180)
+    m.expect(r"hfi: off \(hfi=off on the command line\)", timeout=120)
+    m.expect(r"\nMosaic benchmark suite: ule vs hmp, HFI off\r?\n", timeout=60)
+    m.expect(r"bench: run 1 of 168: cpu ule, 4 threads", timeout=60)
+
+
+def test_grub_safe_mode_entry_without_hpet_pit_or_pic(ctx):
+    """Safe mode, on a machine that (like newer platforms) hides the HPET
+    and the legacy PIT and PIC: the TSC is measured against the ACPI PM
+    timer, each fallback logged with its reason, and the tick runs."""
+    m = boot_entry(ctx, "safe", machine_file="small-hybrid",
+                   more_args=["--machine-opts", "hpet=off,pit=off,pic=off"])
+    m.expect(r"graphics: keeping mode \d+, \d+x\d+: the current mode \(video=keep\)", timeout=180)
+    m.expect(r"machine: emul=off", timeout=60)
+    m.expect(r"lapic: id 0, xAPIC mode \(as the firmware left it\)", timeout=60)
+    m.expect(r"time: CPUID 0x15 gives no crystal frequency; trying HPET", timeout=30)
+    m.expect(r"time: no usable HPET; trying ACPI PM timer", timeout=30)
+    m.expect(r"time: TSC \d+\.\d+ MHz from ACPI PM timer", timeout=30)
+    m.expect(r"lapic: no TSC-deadline mode \(CPUID.1:ECX\[24\]\); periodic timer", timeout=30)
+    m.expect(r"smp: 1 of 1 CPUs online", timeout=60)
+    m.expect(r"topology source: CPUID", timeout=60)
+    m.expect(r"hfi: off \(hfi=off", timeout=60)
+    m.expect(r"firmware: .*; APIC xAPIC, tick periodic", timeout=60)
+    m.wait_prompt()
+    first = int(re.search(r"min (\d+)", m.command("sysctl kern.smp.ticks")).group(1))
+    m.command("sleep 300")
+    later = re.search(r"min (\d+)", m.command("sysctl kern.smp.ticks"))
+    assert int(later.group(1)) > first, later.group(0)
