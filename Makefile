@@ -102,17 +102,19 @@ $(BUILD)/kernel.elf: $(BUILD)/ksyms.o
 
 # ---------------------------------------------------------------- userland
 # User programs (docs/userland.md): userland/lib/ is the C library (with the
-# kernel's formatter, kernel/lib/format.c), each userland/bin/NAME.c one
-# static program linked by userland/user.ld; the boot archive
-# build/userland.cpio holds them and userland/etc/*, and the loader loads it
-# as a module. No SSE in user code: the kernel does not save FPU state.
+# kernel's formatter and memory/string functions, kernel/lib/format.c and
+# string.c), each userland/bin/NAME.c one static program linked by
+# userland/user.ld; the boot archive build/userland.cpio holds them and
+# userland/etc/*, and the loader loads it as a module. Built without SSE code
+# like the kernel (a program may still use the registers: each user thread
+# has its own, docs/userland.md).
 UCFLAGS := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
            -mgeneral-regs-only -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
            -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
            -Iuserland/include -Iuserland/lib -Iinclude -MMD -MP
 ULDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T userland/user.ld
 ULIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard userland/lib/*.c))) \
-            $(BUILD)/userland/lib/format.o
+            $(BUILD)/userland/lib/format.o $(BUILD)/userland/lib/kstring.o
 UPROGS   := $(patsubst userland/bin/%.c,$(BUILD)/userland/bin/%,$(sort $(wildcard userland/bin/*.c)))
 UFILES   := $(sort $(wildcard userland/etc/*))
 
@@ -121,6 +123,9 @@ $(BUILD)/userland/%.o: userland/%.c
 	gcc $(UCFLAGS) -c $< -o $@
 
 $(BUILD)/userland/lib/format.o: kernel/lib/format.c
+	@mkdir -p $(dir $@)
+	gcc $(UCFLAGS) -c $< -o $@
+$(BUILD)/userland/lib/kstring.o: kernel/lib/string.c
 	@mkdir -p $(dir $@)
 	gcc $(UCFLAGS) -c $< -o $@
 

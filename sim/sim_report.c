@@ -252,9 +252,7 @@ void sim_trace_write(FILE *f, const struct sim_sweep *sw, int p, int c, int r, c
 		return;
 	static const char *const header[] = { "policy", "threads", "run", "thread", "cpu", "core_type",
 					      "start_ns", "end_ns" };
-	for (int i = 0; i < 8; i++)
-		bench_csv_str(&csv, header[i]);
-	bench_csv_row(&csv);
+	bench_csv_header(&csv, header, sizeof(header) / sizeof(header[0]));
 	for (size_t i = 0; i < res->nseg; i++) {
 		const struct sim_seg *s = &res->seg[i];
 		bench_csv_str(&csv, sw->pol[p].name);

@@ -105,6 +105,13 @@ void bench_csv_empty(struct bench_csv *c)
 		c->failed = 1;
 }
 
+int bench_csv_header(struct bench_csv *c, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		bench_csv_str(c, names[i]);
+	return bench_csv_row(c);
+}
+
 int bench_csv_row(struct bench_csv *c)
 {
 	int rc = 0;

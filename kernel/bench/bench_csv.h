@@ -8,12 +8,12 @@
  *   --- mosaic-bench-csv begin NAME schema=SCHEMA ---
  *   header row
  *   data rows
- *   --- mosaic-bench-csv end NAME rows=N fnv1a=XXXXXXXX ---
+ *   --- mosaic-bench-csv end NAME rows=N fnv1a=HHHHHHHH ---
  *
- * N counts the header and data rows; XXXXXXXX is the 32-bit FNV-1a hash of
- * those rows' bytes, each followed by one '\n'. A string field is written in
- * double quotes (with inner quotes doubled) when it holds ',' or '"',
- * starts with '-' or a space, ends with a space, or is empty; a row
+ * N counts the header and data rows; HHHHHHHH (eight hex digits) is the
+ * 32-bit FNV-1a hash of those rows' bytes, each followed by one '\n'. A
+ * string field is written in double quotes (with inner quotes doubled)
+ * when it holds ',' or '"', starts with '-' or a space, ends with a space, or is empty; a row
  * therefore never starts with "---". Control characters (below 0x20, 0x7f)
  * cannot be written: such a field fails the row. Rows are at most
  * BENCH_CSV_ROW_MAX - 1 bytes.
@@ -56,6 +56,8 @@ void bench_csv_empty(struct bench_csv *c);                             /* no val
 /* Writes the current row; 0, or -1 when a field failed: the row is
  * dropped and the end marker says "broken" instead of rows= and fnv1a=. */
 int bench_csv_row(struct bench_csv *c);
+/* Writes the header row: the n column names. Its result as bench_csv_row(). */
+int bench_csv_header(struct bench_csv *c, const char *const *names, size_t n);
 /* Writes the end marker. */
 void bench_csv_end(struct bench_csv *c);
 

@@ -260,9 +260,7 @@ static void csv_summaries(const struct bench_plan *pl, const struct bench_out *o
 					  "lp_e_core_pct" };
 	ksnprintf(name, sizeof(name), "%s.placement", pl->wl->name);
 	bench_csv_begin(&c, o, name, "placement/1");
-	for (int k = 0; k < 6; k++)
-		bench_csv_str(&c, ph[k]);
-	bench_csv_row(&c);
+	bench_csv_header(&c, ph, sizeof(ph) / sizeof(ph[0]));
 	for (int p = 0; p < pl->npol; p++)
 		for (int col = 0; col < pl->ncols; col++) {
 			struct place_sum s;
@@ -282,9 +280,7 @@ static void csv_summaries(const struct bench_plan *pl, const struct bench_out *o
 	static const char *const lh[] = { "policy", "case", "p50", "p90", "p99", "p99_9", "unit" };
 	ksnprintf(name, sizeof(name), "%s.latency", pl->wl->name);
 	bench_csv_begin(&c, o, name, "latency/1");
-	for (int k = 0; k < 7; k++)
-		bench_csv_str(&c, lh[k]);
-	bench_csv_row(&c);
+	bench_csv_header(&c, lh, sizeof(lh) / sizeof(lh[0]));
 	for (int p = 0; p < pl->npol; p++)
 		for (int col = 0; col < pl->ncols; col++)
 			for (int l = 0; l < pl->wl->nlat; l++) {
@@ -315,9 +311,7 @@ static void csv_runs(const struct bench_plan *pl, const struct bench_out *o, con
 					 "end_lp_e", "end_other" };
 	ksnprintf(name, sizeof(name), "%s.runs", pl->wl->name);
 	bench_csv_begin(&c, o, name, "runs/1");
-	for (size_t k = 0; k < sizeof(h) / sizeof(h[0]); k++)
-		bench_csv_str(&c, h[k]);
-	bench_csv_row(&c);
+	bench_csv_header(&c, h, sizeof(h) / sizeof(h[0]));
 	for (int i = 0; i < d->done; i++) {
 		const struct bench_run_rec *r = &d->rec[i];
 		if (!r->recorded)
@@ -362,9 +356,7 @@ static void csv_extras(const struct bench_plan *pl, const struct bench_out *o, c
 	static const char *const h[] = { "policy", "threads", "sample", "order", "figure", "value", "unit" };
 	ksnprintf(name, sizeof(name), "%s.extras", wl->name);
 	bench_csv_begin(&c, o, name, "run-extras/1");
-	for (size_t k = 0; k < sizeof(h) / sizeof(h[0]); k++)
-		bench_csv_str(&c, h[k]);
-	bench_csv_row(&c);
+	bench_csv_header(&c, h, sizeof(h) / sizeof(h[0]));
 	for (int i = 0; i < d->done; i++) {
 		const struct bench_run_rec *r = &d->rec[i];
 		if (!r->recorded)

@@ -28,9 +28,7 @@ static void csv_samples(const struct bench_sweep *sw, const struct bench_out *o)
 	struct bench_csv c;
 	static const char *const header[] = { "policy", "threads", "sample", "value", "unit" };
 	bench_csv_begin(&c, o, sw->name, "sweep/1");
-	for (size_t i = 0; i < sizeof(header) / sizeof(header[0]); i++)
-		bench_csv_str(&c, header[i]);
-	bench_csv_row(&c);
+	bench_csv_header(&c, header, sizeof(header) / sizeof(header[0]));
 	for (int p = 0; p < sw->npolicies; p++) {
 		for (int col = 0; col < sw->ncols; col++) {
 			int n = sw->count ? sw->count[p * sw->ncols + col] : sw->nsamples;
@@ -102,9 +100,7 @@ static void csv_summary(const struct bench_sweep *sw, const struct bench_out *o,
 	strbuf_init(&nb, name, sizeof(name));
 	strbuf_printf(&nb, "%s.summary", sw->name);   /* sweep names leave room */
 	bench_csv_begin(&c, o, name, "sweep-summary/1");
-	for (size_t i = 0; i < sizeof(summary_header) / sizeof(summary_header[0]); i++)
-		bench_csv_str(&c, summary_header[i]);
-	bench_csv_row(&c);
+	bench_csv_header(&c, summary_header, sizeof(summary_header) / sizeof(summary_header[0]));
 	for (int p = 0; p < sw->npolicies; p++)
 		for (int col = 0; col < sw->ncols; col++)
 			summary_row(sw, t, p, col, &c);

@@ -7,7 +7,8 @@
  * sysbench's event is one pass of trial division over 3..max-prime (for
  * every c, divide by 2, 3, ... up to sqrt(c) until a divisor is found).
  * Here an event is brt_work(W) with W proportional to the number of trial
- * divisions that pass does (117526 for max-prime 10000, counted below),
+ * divisions that pass does (117526 for max-prime 10000; the count and the
+ * anchor are in include/mosaic/sysbench_cost.h, shared with user sysbench),
  * anchored so that one thread alone on a P-core does the report's rate:
  * its hmp kernel's median at 4 threads on the i7-1370P, 32763675.47
  * events/s, is 8190918.87 per thread, so W(10000) = 10^9 / 8190918.87 ns
@@ -25,6 +26,7 @@
  */
 #include "bench_wl.h"
 #include "bench_stats.h"
+#include <mosaic/sysbench_cost.h>
 
 enum { O_MAX_PRIME, O_TIME, O_EVENTS, O_N };
 
@@ -41,10 +43,6 @@ static const struct bench_wl_extra cpu_extras[X_N] = {
 	[X_PER_THREAD] = { "per thread", "events/s", 2, BENCH_BASIS_WORK },
 	[X_EVENTS] = { "events", "events", 0, BENCH_BASIS_WORK },
 };
-
-#define CPU_ANCHOR_RATE_X100 819091887ull   /* 8190918.87 events/s on a lone P thread */
-#define CPU_ANCHOR_DIVS      117526ull      /* trial divisions of one event at max-prime 10000 */
-#define CPU_BATCH_PS         1000000000ull  /* a batch is about 1 ms of work */
 
 struct cpu_run;
 
@@ -65,23 +63,6 @@ struct cpu_run {
 	int quit;             /* a thread could not start: end early (atomic) */
 	struct cpu_thread th[];
 };
-
-/* Trial divisions of one sysbench event at max_prime: for c in
- * 3..max_prime-1, divisors l = 2.. up to floor(sqrt(c)) until one divides. */
-static uint64_t cpu_divisions(uint64_t max_prime)
-{
-	uint64_t n = 0, t = 1;
-	for (uint64_t c = 3; c < max_prime; c++) {
-		while ((t + 1) * (t + 1) <= c)
-			t++;
-		for (uint64_t l = 2; l <= t; l++) {
-			n++;
-			if (c % l == 0)
-				break;
-		}
-	}
-	return n;
-}
 
 /* One sysbench thread: batches of events until a limit or a stop. */
 static void cpu_thread_main(void *arg)
@@ -132,9 +113,9 @@ static void cpu_run(const uint64_t *opt, int threads, struct bench_result *res)
 		bench_check(res, 0, "no memory for %d threads", threads);
 		return;
 	}
-	r->cost_ps = (uint64_t)bench_muldiv(100000000000000ull, cpu_divisions(opt[O_MAX_PRIME]),
-					    CPU_ANCHOR_RATE_X100 * CPU_ANCHOR_DIVS);
-	r->batch = CPU_BATCH_PS / r->cost_ps;
+	r->cost_ps = (uint64_t)bench_muldiv(100000000000000ull, sysbench_divisions(opt[O_MAX_PRIME]),
+					    SYSBENCH_ANCHOR_RATE_X100 * SYSBENCH_ANCHOR_DIVS);
+	r->batch = SYSBENCH_BATCH_PS / r->cost_ps;
 	if (r->batch < 1)
 		r->batch = 1;
 	r->limit = opt[O_EVENTS];

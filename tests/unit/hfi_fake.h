@@ -1,7 +1,7 @@
 /* hfi_fake.h — a scripted machine for the portable HFI driver
  * (kernel/arch/x86_64/hfi/hfi.h) on the host: the door (CPUID and the
  * package MSRs with their real semantics: R/WC0 log bits, faults on
- * unimplemented bits), each CPU's thermal LVT, table memory of exact size
+ * reserved bits), each CPU's thermal LVT, table memory of exact size
  * (AddressSanitizer sees any read outside), hmp, and the log. Every door
  * and LVT access is traced in order, so tests can check the sequence.
  * Shared by tests/unit/test_hfi_*.c and tests/fuzz/fuzz_hfi_table.c. */

@@ -14,11 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mosaic.h>
+#include <mosaic/sysbench_cost.h>
 
 #define THREADS_LIMIT 64            /* THREADS_MAX of a process, the main thread included */
-#define ANCHOR_RATE_X100 819091887ull
-#define ANCHOR_DIVS 117526ull
-#define BATCH_PS 1000000000ull
 
 struct worker {
 	int tid;
@@ -28,22 +26,6 @@ struct worker {
 
 static struct worker workers[THREADS_LIMIT];
 static uint64_t cost_ps, batch, end_at, limit, claimed, counted;
-
-/* Trial divisions of one event at max_prime (as the kernel's wl_cpu.c). */
-static uint64_t divisions(uint64_t max_prime)
-{
-	uint64_t n = 0, t = 1;
-	for (uint64_t c = 3; c < max_prime; c++) {
-		while ((t + 1) * (t + 1) <= c)
-			t++;
-		for (uint64_t l = 2; l <= t; l++) {
-			n++;
-			if (c % l == 0)
-				break;
-		}
-	}
-	return n;
-}
 
 /* One thread: batches of events until a limit; its statistics at the end. */
 static uint64_t worker_main(void *arg)
@@ -115,8 +97,9 @@ int main(int argc, char **argv)
 		printf("sysbench: --time 0 and --events 0: the run would never end\n");
 		return 2;
 	}
-	cost_ps = muldiv64(100000000000000ull, divisions(max_prime), ANCHOR_RATE_X100 * ANCHOR_DIVS);
-	batch = cost_ps ? BATCH_PS / cost_ps : 1;
+	cost_ps = muldiv64(100000000000000ull, sysbench_divisions(max_prime),
+			   SYSBENCH_ANCHOR_RATE_X100 * SYSBENCH_ANCHOR_DIVS);
+	batch = cost_ps ? SYSBENCH_BATCH_PS / cost_ps : 1;
 	if (!batch)
 		batch = 1;
 	uint64_t start = time_ns();
