@@ -189,6 +189,36 @@ static void test_keys_without_scancode_are_skipped(void **state)
 	assert_string_equal(k.out, "");
 }
 
+/* Usages 0x31 (Backslash) and 0x32 (Non-US #) share set-1 code 0x2B: held
+ * together they are one key, pressed once and released with the last. */
+static void test_usages_sharing_a_code_are_one_key(void **state)
+{
+	(void)state;
+	struct hid_kbd_report none = { 0 }, both, one;
+	const char *why;
+	uint8_t codes[HID_KBD_CODES_MAX], newest;
+	assert_int_equal(hid_kbd_parse(R(0, 0, 0x31, 0x32, 0, 0, 0, 0), 8, &both, &why), HID_KBD_OK);
+	assert_int_equal(hid_kbd_parse(R(0, 0, 0x31, 0, 0, 0, 0, 0), 8, &one, &why), HID_KBD_OK);
+	size_t n = hid_kbd_transition(&none, &both, codes, &newest);
+	assert_int_equal(n, 1);
+	assert_int_equal(codes[0], 0x2B);
+	assert_int_equal(newest, 0x31);
+	n = hid_kbd_transition(&both, &one, codes, &newest);   /* 0x32 up, 0x31 still down */
+	assert_int_equal(n, 0);
+	n = hid_kbd_transition(&one, &both, codes, &newest);   /* 0x32 down again: held already */
+	assert_int_equal(n, 0);
+	assert_int_equal(newest, 0);
+	n = hid_kbd_transition(&both, &none, codes, &newest);
+	assert_int_equal(n, 1);
+	assert_int_equal(codes[0], 0xAB);
+	struct kbd k;
+	kbd_init(&k);
+	assert_int_equal(kbd_report(&k, R(0, 0, 0x31, 0x32, 0, 0, 0, 0), 8), HID_KBD_OK);
+	assert_int_equal(kbd_report(&k, R(0, 0, 0x32, 0, 0, 0, 0, 0), 8), HID_KBD_OK);
+	assert_int_equal(kbd_report(&k, R(0, 0, 0, 0, 0, 0, 0, 0), 8), HID_KBD_OK);
+	assert_string_equal(k.out, "\\");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_reports_are_refused),
 		cmocka_unit_test(test_malformed_report_leaves_state_alone),
 		cmocka_unit_test(test_keys_without_scancode_are_skipped),
+		cmocka_unit_test(test_usages_sharing_a_code_are_one_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

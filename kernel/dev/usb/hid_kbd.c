@@ -97,16 +97,20 @@ static uint16_t usage_code(uint8_t u)
 	return u < sizeof(usage_to_set1) / sizeof(usage_to_set1[0]) ? usage_to_set1[u] : 0;
 }
 
-/* 1 when u is among r's keys. */
-static int has_key(const struct hid_kbd_report *r, uint8_t u)
+/* 1 when one of r's first upto keys has the set-1 code code. Two usages
+ * can share a code (0x31 Backslash and 0x32 Non-US # are the same key
+ * position, set-1 0x2B), so presses and releases are decided per code. */
+static int has_code(const struct hid_kbd_report *r, int upto, uint16_t code)
 {
-	for (int i = 0; i < r->nkeys && i < HID_KBD_KEYS; i++)
-		if (r->keys[i] == u)
+	for (int i = 0; i < upto && i < r->nkeys && i < HID_KBD_KEYS; i++)
+		if (usage_code(r->keys[i]) == code)
 			return 1;
 	return 0;
 }
 
-/* See hid_kbd.h. At most 8 modifiers x 2 bytes + 12 keys x 2 bytes = 40. */
+/* See hid_kbd.h. At most 8 modifiers x 2 bytes + 12 keys x 2 bytes = 40.
+ * A code is released when no key of cur has it any more and pressed when
+ * no key of prev had it, each once however many usages carry it. */
 size_t hid_kbd_transition(const struct hid_kbd_report *prev, const struct hid_kbd_report *cur,
 			  uint8_t codes[HID_KBD_CODES_MAX], uint8_t *newest)
 {
@@ -118,14 +122,16 @@ size_t hid_kbd_transition(const struct hid_kbd_report *prev, const struct hid_kb
 	for (int b = 0; b < 8; b++)
 		if ((cur->mods & ~prev->mods) & (1u << b))
 			n = put_code(codes, n, mod_to_set1[b], 0);
-	for (int i = 0; i < prev->nkeys && i < HID_KBD_KEYS; i++)
-		if (!has_key(cur, prev->keys[i]) && usage_code(prev->keys[i]))
-			n = put_code(codes, n, usage_code(prev->keys[i]), 1);
+	for (int i = 0; i < prev->nkeys && i < HID_KBD_KEYS; i++) {
+		uint16_t c = usage_code(prev->keys[i]);
+		if (c && !has_code(cur, HID_KBD_KEYS, c) && !has_code(prev, i, c))
+			n = put_code(codes, n, c, 1);
+	}
 	for (int i = 0; i < cur->nkeys && i < HID_KBD_KEYS; i++) {
-		uint8_t u = cur->keys[i];
-		if (!has_key(prev, u) && usage_code(u)) {
-			n = put_code(codes, n, usage_code(u), 0);
-			*newest = u;
+		uint16_t c = usage_code(cur->keys[i]);
+		if (c && !has_code(prev, HID_KBD_KEYS, c) && !has_code(cur, i, c)) {
+			n = put_code(codes, n, c, 0);
+			*newest = cur->keys[i];
 		}
 	}
 	return n;

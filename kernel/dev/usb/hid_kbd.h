@@ -44,9 +44,11 @@ enum hid_kbd_verdict hid_kbd_parse(const uint8_t *buf, size_t len, struct hid_kb
 /* Scancode set 1 bytes (with 0xE0 prefixes) that take the keyboard from
  * state prev to cur: modifier releases and presses, then key releases, then
  * key presses in report order. Returns the count written to codes (at most
- * HID_KBD_CODES_MAX). Usages without a set-1 key are skipped. *newest gets
- * the last newly pressed usage that has a scancode (for typematic repeat),
- * 0 if none. */
+ * HID_KBD_CODES_MAX). Usages without a set-1 key are skipped; usages that
+ * share a set-1 code (0x31 and 0x32) are one key: its make comes when the
+ * first of them is pressed, its break when the last is released. *newest
+ * gets the last newly pressed usage whose code was not held before (for
+ * typematic repeat), 0 if none. */
 size_t hid_kbd_transition(const struct hid_kbd_report *prev, const struct hid_kbd_report *cur,
 			  uint8_t codes[HID_KBD_CODES_MAX], uint8_t *newest);
 /* The make code bytes of one usage (1 or 2), 0 if it has none. */
