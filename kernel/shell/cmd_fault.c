@@ -47,11 +47,24 @@ static void __attribute__((noinline)) fault_divide(void)
 	__asm__ volatile("divq %2" : "+a"(rax), "+d"(rdx) : "r"(divisor));
 }
 
+/* A machine check (vector 18, raised with INT) while RSP holds a user
+ * stack address, as in syscall_entry before its stack switch: only an IST
+ * stack of its own lets the handler run (otherwise pushing the frame
+ * faults, and that fault becomes a double fault). */
+static void __attribute__((noinline)) fault_machine_check_on_user_rsp(void)
+{
+	__asm__ volatile("mov %%rsp, %%rbx\n\t"
+			 "mov %0, %%rsp\n\t"
+			 "int $18\n\t"
+			 "mov %%rbx, %%rsp" :: "r"(0x7ffffffff000ull) : "rbx", "memory");
+}
+
 extern char __text_start[];
 
 static const char *const fault_kinds =
 	"pf (unmapped read), wp (write to kernel text), nx (execute heap), ud (invalid opcode),\n"
-	"  de (divide by zero), gp (non-canonical address), stack (overflow into the guard page)";
+	"  de (divide by zero), gp (non-canonical address), stack (overflow into the guard page),\n"
+	"  mc (machine check while RSP is a user stack address)";
 
 static int cmd_fault(int argc, char **argv)
 {
@@ -78,6 +91,8 @@ static int cmd_fault(int argc, char **argv)
 		(void)*opaque_address(0x8000000000000000ULL);
 	} else if (strcmp(k, "stack") == 0) {
 		overflow_stack(0);
+	} else if (strcmp(k, "mc") == 0) {
+		fault_machine_check_on_user_rsp();
 	} else {
 		printk("fault: unknown kind '%s'; kinds: %s\n", k, fault_kinds);
 		return 1;
@@ -85,4 +100,4 @@ static int cmd_fault(int argc, char **argv)
 	printk("fault: '%s' did not fault\n", k);
 	return 1;
 }
-SHELL_COMMAND(fault, 1, 1, "pf|wp|nx|ud|de|gp|stack", "raise a CPU exception on purpose (see 'help fault')", cmd_fault);
+SHELL_COMMAND(fault, 1, 1, "pf|wp|nx|ud|de|gp|stack|mc", "raise a CPU exception on purpose (see 'help fault')", cmd_fault);

@@ -78,3 +78,16 @@ def test_stack_overflow_hits_guard_page(ctx):
     m.expect(r"running on the double-fault IST stack")
     m.expect(r"overflow_stack\S*\+0x")
     check(m.wait_exit(60) == 3, "wrong exit status")
+
+
+def test_machine_check_runs_on_its_own_ist_stack(ctx):
+    """A machine check while RSP holds a user address (syscall_entry's window
+    before the stack switch) runs on the machine-check IST stack; without one
+    the frame push faults and the CPU reports a double fault instead."""
+    m = crash(ctx, "fault mc")
+    m.expect(r"EXCEPTION: vector 18 \(machine check\)")
+    m.expect(r"running on the machine-check IST stack")
+    m.expect(r"RSP=00007ffffffff000")
+    m.expect(r"#\d+ 0x[0-9a-f]{16} cmd_fault\+0x")
+    check(m.wait_exit(60) == 3, "wrong exit status")
+    check("double fault" not in m.output, m.tail())

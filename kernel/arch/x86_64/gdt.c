@@ -1,4 +1,5 @@
-/* gdt.c — flat 64-bit GDT and the TSS with its IST stacks, one pair per CPU. */
+/* gdt.c — flat 64-bit GDT and the TSS with its IST stacks (double fault,
+ * NMI, machine check), one GDT and TSS per CPU. */
 #include <trap.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,8 +33,7 @@ struct gdt_cpu {
 
 static struct gdt_cpu gdt_cpus[MAXCPU];
 /* The boot CPU's IST stacks until smp_start_aps() gives it guarded ones. */
-static uint8_t ist_double_fault[8192] __attribute__((aligned(16)));
-static uint8_t ist_nmi[8192] __attribute__((aligned(16)));
+static uint8_t ist_boot[IST_COUNT][8192] __attribute__((aligned(16)));
 
 static void gdt_set_tss(struct gdt_cpu *g)
 {
@@ -47,7 +47,7 @@ static void gdt_set_tss(struct gdt_cpu *g)
 /* See trap.h. Runs on the CPU being set up; loads its GDT, reloads the
  * segment registers (GS selector 0: set the GS base afterwards), loads its
  * TSS. */
-void gdt_init_cpu(unsigned cpu, uint64_t ist_df_top, uint64_t ist_nmi_top)
+void gdt_init_cpu(unsigned cpu, const uint64_t ist_top[IST_COUNT])
 {
 	struct gdt_cpu *g = &gdt_cpus[cpu];
 	g->gdt[0] = 0;
@@ -56,8 +56,8 @@ void gdt_init_cpu(unsigned cpu, uint64_t ist_df_top, uint64_t ist_nmi_top)
 	g->gdt[3] = 0x00CFF2000000FFFFULL;   /* user data, DPL3 */
 	g->gdt[4] = 0x00AFFA000000FFFFULL;   /* user code, DPL3 */
 	memset(&g->tss, 0, sizeof(g->tss));
-	g->tss.ist[IST_DOUBLE_FAULT - 1] = ist_df_top;
-	g->tss.ist[IST_NMI - 1] = ist_nmi_top;
+	for (int i = 0; i < IST_COUNT; i++)
+		g->tss.ist[i] = ist_top[i];
 	g->tss.iomap_base = sizeof(g->tss);
 	gdt_set_tss(g);
 
@@ -83,8 +83,10 @@ void gdt_init_cpu(unsigned cpu, uint64_t ist_df_top, uint64_t ist_nmi_top)
 /* See trap.h. Boot CPU, boot-time. */
 void gdt_init(void)
 {
-	gdt_init_cpu(0, (uint64_t)(ist_double_fault + sizeof(ist_double_fault)),
-		     (uint64_t)(ist_nmi + sizeof(ist_nmi)));
+	uint64_t top[IST_COUNT];
+	for (int i = 0; i < IST_COUNT; i++)
+		top[i] = (uint64_t)(ist_boot[i] + sizeof(ist_boot[i]));
+	gdt_init_cpu(0, top);
 }
 
 /* See trap.h. Read by the CPU at each interrupt from user mode; caller has

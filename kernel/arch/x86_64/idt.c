@@ -32,13 +32,17 @@ static void idt_set_gate(int vec, uint64_t addr, uint8_t ist)
 	idt[vec].zero = 0;
 }
 
-/* Boot-time: fills all 256 gates; double fault and NMI run on IST stacks. */
+/* Boot-time: fills all 256 gates. Double fault, NMI and machine check run
+ * on IST stacks of their own: they can arrive while RSP is not a kernel
+ * stack (an NMI or #MC in syscall_entry before its stack switch would run
+ * on the user's RSP otherwise). */
 void idt_init(void)
 {
 	for (int v = 0; v < 256; v++)
 		idt_set_gate(v, isr_table[v], 0);
 	idt[8].ist = IST_DOUBLE_FAULT;
 	idt[2].ist = IST_NMI;
+	idt[18].ist = IST_MACHINE_CHECK;
 	idt_load();
 }
 

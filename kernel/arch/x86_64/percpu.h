@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cpu_desc.h>
 #include <smp.h>
+#include <trap.h>
 
 /* One-slot call-function mailbox (see ipi.c). */
 struct smp_mailbox {
@@ -34,7 +35,7 @@ struct percpu {
 	volatile uint64_t ticks;       /* LAPIC timer interrupts on this CPU */
 	struct smp_mailbox mailbox;
 	uint64_t stack_top;            /* AP: kernel stack the trampoline switches to */
-	uint64_t ist_top[2];           /* IST_DOUBLE_FAULT, IST_NMI stack tops */
+	uint64_t ist_top[IST_COUNT];   /* IST stack tops: [IST_x - 1] */
 	int desc_valid;                /* desc filled by enumeration */
 	struct cpu_desc desc;
 	/* Threads (thread.h); written by this CPU only, NULL until thread_boot(). */

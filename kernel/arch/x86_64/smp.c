@@ -65,10 +65,10 @@ static void smp_number_cpus(uint32_t bsp_apic_id)
 		printk("smp: maxcpus=%u: %u CPUs stay offline\n", limit, total - cpu_count);
 }
 
-/* Two IST stacks for p with guard pages; 0, or -1 when out of memory. */
+/* The IST stacks of p, with guard pages; 0, or -1 when out of memory. */
 static int smp_alloc_ist(struct percpu *p)
 {
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < IST_COUNT; i++) {
 		void *top = kstack_alloc(SMP_IST_PAGES);
 		if (!top)
 			return -1;
@@ -99,8 +99,8 @@ void smp_start_aps(void)
 	struct percpu *bsp = percpu_get(0);
 	bsp->apic_id = lapic_id();
 	if (smp_alloc_ist(bsp) == 0) {   /* guarded IST stacks replace the static ones */
-		gdt_set_ist(0, IST_DOUBLE_FAULT, bsp->ist_top[0]);
-		gdt_set_ist(0, IST_NMI, bsp->ist_top[1]);
+		for (int i = 0; i < IST_COUNT; i++)
+			gdt_set_ist(0, (unsigned)i + 1, bsp->ist_top[i]);
 	}
 	cpu_enumerate_self(&bsp->desc);
 	bsp->desc_valid = 1;

@@ -77,7 +77,7 @@ static void __attribute__((noreturn)) smp_ap_entry(struct percpu *p)
 {
 	percpu_load(p);
 	vmm_init_ap();
-	gdt_init_cpu(p->cpu, p->ist_top[0], p->ist_top[1]);
+	gdt_init_cpu(p->cpu, p->ist_top);
 	percpu_load(p);   /* a null GS selector load may clear the base (Intel) */
 	idt_load();
 	lapic_init(acpi_madt()->lapic_phys);

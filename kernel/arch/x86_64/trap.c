@@ -56,6 +56,8 @@ static void __attribute__((noreturn)) exception_report(struct trap_frame *tf)
 	}
 	if (tf->vector == 8)
 		printk("  (running on the double-fault IST stack)\n");
+	else if (tf->vector == 18)
+		printk("  (running on the machine-check IST stack)\n");
 	print_registers(tf);
 	backtrace_print(tf->rip, tf->rbp);
 	panic_stop();

@@ -15,8 +15,10 @@
 #define VEC_LAPIC_TIMER 0xF0
 #define VEC_THERMAL     0xFA   /* thermal sensor LVT: HFI updates (hfi/hfi_kernel.c) */
 #define VEC_SPURIOUS    0xFF
-#define IST_DOUBLE_FAULT 1
-#define IST_NMI          2
+#define IST_DOUBLE_FAULT  1
+#define IST_NMI           2
+#define IST_MACHINE_CHECK 3
+#define IST_COUNT         3   /* IST stacks 1..IST_COUNT of every TSS */
 
 /* Saved by isr.asm, in push order reversed (lowest address first). */
 struct trap_frame {
@@ -37,13 +39,15 @@ void idt_load(void);
 void trap_set_handler(uint8_t vector, trap_handler_t handler);
 /* Load the boot CPU's GDT and TSS (static IST stacks). Boot-time. */
 void gdt_init(void);
-/* Give logical CPU cpu its own GDT and TSS with these IST stack tops and
- * load them on the calling CPU (which must be cpu). Per CPU, bring-up. */
-void gdt_init_cpu(unsigned cpu, uint64_t ist_df_top, uint64_t ist_nmi_top);
+/* Give logical CPU cpu its own GDT and TSS with these IST stack tops
+ * (ist_top[i] is stack i + 1: IST_DOUBLE_FAULT, IST_NMI, IST_MACHINE_CHECK)
+ * and load them on the calling CPU (which must be cpu). Per CPU, bring-up. */
+void gdt_init_cpu(unsigned cpu, const uint64_t ist_top[IST_COUNT]);
 /* The stack an interrupt or exception from user mode starts on (TSS.RSP0)
  * for cpu; set at each switch to a thread of a process. */
 void gdt_set_rsp0(unsigned cpu, uint64_t top);
-/* Replace one IST stack (IST_DOUBLE_FAULT or IST_NMI) of cpu's TSS. */
+/* Replace one IST stack (IST_DOUBLE_FAULT, IST_NMI, IST_MACHINE_CHECK) of
+ * cpu's TSS. */
 void gdt_set_ist(unsigned cpu, unsigned ist, uint64_t top);
 
 #endif
