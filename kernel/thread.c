@@ -20,11 +20,18 @@ static void *thread_stack_pool;            /* free stacks: top - 8 holds the nex
 static uint32_t thread_next_id = 1;
 static uint64_t thread_created, thread_exited, thread_freed, thread_pooled;
 
-/* Adds td to the list and gives it an id. */
-static void thread_list_add(struct thread *td)
+/* Gives td the next id. */
+static void thread_give_id(struct thread *td)
 {
 	uint64_t flags = spin_lock_irqsave(&thread_list_lock);
 	td->id = thread_next_id++;
+	spin_unlock_irqrestore(&thread_list_lock, flags);
+}
+
+/* Adds td to the list. */
+static void thread_list_add(struct thread *td)
+{
+	uint64_t flags = spin_lock_irqsave(&thread_list_lock);
 	td->all_prev = NULL;
 	td->all_next = thread_all;
 	if (thread_all)
@@ -134,8 +141,8 @@ void *thread_stack_alloc(void)
 }
 
 /* See thread.h. */
-struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
-			     const struct thread_attr *attr)
+struct thread *thread_prepare(const char *name, void (*fn)(void *), void *arg,
+			      const struct thread_attr *attr)
 {
 	static const struct thread_attr defaults = { 0, 0, NULL, 0, NULL };
 	if (!attr)
@@ -167,8 +174,35 @@ struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
 			  attr->pri_class ? attr->pri_class : SCHED_CLASS_TIMESHARE, attr->nice,
 			  attr->affinity);
 	cpu_restore_flags(flags);
+	thread_give_id(td);
+	return td;
+}
+
+/* See thread.h. */
+void thread_launch(struct thread *td)
+{
 	thread_list_add(td);
 	thread_make_runnable(td);
+}
+
+/* See thread.h. Its stack goes back to the pool. */
+void thread_discard(struct thread *td)
+{
+	uint64_t flags = spin_lock_irqsave(&thread_list_lock);
+	*((void **)td->stack_top - 1) = thread_stack_pool;
+	thread_stack_pool = td->stack_top;
+	thread_pooled++;
+	spin_unlock_irqrestore(&thread_list_lock, flags);
+	kfree(td);
+}
+
+/* See thread.h. */
+struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
+			     const struct thread_attr *attr)
+{
+	struct thread *td = thread_prepare(name, fn, arg, attr);
+	if (td)
+		thread_launch(td);
 	return td;
 }
 
@@ -231,6 +265,7 @@ uint32_t thread_id(const struct thread *td)
 /* See thread.h. */
 void thread_register(struct thread *td)
 {
+	thread_give_id(td);
 	thread_list_add(td);
 }
 

@@ -42,7 +42,8 @@ enum sys_number {
 	SYS_YIELD,             /* () -> 0 */
 	SYS_SET_AFFINITY,      /* (tid or 0, const uint64_t *mask, uint64_t bytes) -> 0 */
 	SYS_GET_AFFINITY,      /* (tid or 0, uint64_t *mask, uint64_t bytes) -> 0 */
-	SYS_SET_NICE,          /* (tid or 0, int nice -20..20) -> 0 */
+	SYS_SET_NICE,          /* (tid or 0, int nice -20..20) -> 0; below the thread's nice
+				* now needs the nice capability (ERR_PERM) */
 	SYS_THREAD_STATS,      /* (tid or 0, struct thread_stats *) -> 0 */
 	SYS_CONSOLE_WRITE,     /* (const char *buf, uint64_t len) -> len */
 	SYS_CONSOLE_READ,      /* (char *buf, uint64_t len, uint64_t timeout_ns) -> bytes */
@@ -60,6 +61,10 @@ enum sys_number {
 	SYS_IPC_CALL,          /* send, then wait for the reply (into the receive buffer) */
 	SYS_IPC_REPLY,         /* (the message only) answer the call we received last */
 	SYS_IPC_REPLY_RECV,    /* reply (if a call is pending), then receive */
+	SYS_VM_UNMAP,          /* (addr, bytes): unmap SYS_VM_MAP memory in [addr, addr + bytes) -> 0 */
+	SYS_FAIL_NTH,          /* (n): the calling thread's n-th kernel allocation from now fails
+				* (0: none) -> the count left before (0: it happened); needs
+				* sysctl debug.fail_nth=1 (ERR_PERM otherwise) */
 	SYS_COUNT
 };
 
@@ -67,7 +72,7 @@ enum sys_number {
 #define ERR_INVAL    (-1)    /* an argument is out of its range */
 #define ERR_FAULT    (-2)    /* a pointer (or pointer + length) is not the caller's memory */
 #define ERR_NOSYS    (-3)    /* no such system call */
-#define ERR_NOMEM    (-4)    /* out of memory, or over the process's memory limit */
+#define ERR_NOMEM    (-4)    /* the kernel is out of memory */
 #define ERR_PERM     (-5)    /* not allowed (e.g. not a child, not the console's owner) */
 #define ERR_NOENT    (-6)    /* no such program or service name */
 #define ERR_SRCH     (-7)    /* no such process or thread (of the caller) */
@@ -75,22 +80,28 @@ enum sys_number {
 #define ERR_BADH     (-9)    /* not a handle of the caller, or without the right needed */
 #define ERR_TIMEOUT  (-10)   /* the timeout passed first (0: the call would have blocked) */
 #define ERR_DEAD     (-11)   /* the peer or endpoint went away */
-#define ERR_NOSPC    (-12)   /* a table is full (handles, threads, services) */
+#define ERR_NOSPC    (-12)   /* a system-wide total is reached (sysctl kern.user.*_total) */
 #define ERR_EXIST    (-13)   /* the name is taken */
 #define ERR_MSGSIZE  (-14)   /* the buffer sent does not fit the receiver's */
 #define ERR_NOREPLY  (-15)   /* no call to reply to */
 #define ERR_TOOBIG   (-16)   /* a string or list is longer than its limit */
 #define ERR_NOEXEC   (-17)   /* the program file is not a valid executable */
 #define ERR_BUSY     (-18)   /* the thread is already being joined */
+#define ERR_LIMIT    (-19)   /* over the process's own limit (sysctl kern.user.*_per_proc) */
 
-/* ---- limits ---- */
+/* ---- limits ----
+ * Fixed sizes of the interface. The limits on what a process may create
+ * (threads, children, handles, endpoints, pages, mappings, service names)
+ * are sysctls, kern.user.*_per_proc and kern.user.*_total
+ * (docs/userland.md, "Limits"); the per-process maxima here are their
+ * upper bounds. */
 #define PROC_NAME_MAX      32              /* program name, with its NUL */
 #define SPAWN_ARGC_MAX     32              /* argv[0] included */
 #define SPAWN_ARG_MAX      256             /* one argument, with its NUL */
 #define SPAWN_ARGS_TOTAL   4096            /* all arguments, with their NULs */
 #define SPAWN_HANDLES_MAX  8
-#define HANDLES_MAX        32              /* handles of one process */
-#define THREADS_MAX        64              /* live threads of one process */
+#define HANDLES_MAX        32              /* handle slots of one process */
+#define THREADS_MAX        64              /* threads of one process, exited unjoined ones too */
 #define SVC_NAME_MAX       32              /* service name, with its NUL */
 #define IPC_BUF_MAX        4096            /* bytes of a message's buffer */
 #define TIMEOUT_MAX_NS     (3600ull * 1000000000ull)   /* an hour; longer: IPC_FOREVER */
@@ -109,6 +120,7 @@ enum sys_number {
  * (argc strings, argv[0] included). handles[i] of the caller becomes the
  * child's handle i, with the rights rights[i] & the caller's. */
 #define SPAWN_WAIT_READY 0x1   /* return once the child called SYS_READY (or ended), or after ready_timeout_ns */
+#define SPAWN_CAP_NICE   0x2   /* the child gets the nice capability (the caller must hold it) */
 struct spawn_req {
 	const char *path;
 	const char *const *argv;

@@ -61,6 +61,7 @@ struct thread {
 	uint64_t nswitch_in;            /* times switched in */
 	struct wc_clock wc;             /* work clock (emulated machines; docs/hfi.md) */
 	struct uthread *uth;            /* its process's record of it (kernel/user/), NULL: a kernel thread */
+	uint32_t fail_nth;              /* its n-th allocation from now fails, 0: none (fail_nth.h) */
 	struct td_sched ts;             /* the ULE core's data */
 };
 
@@ -93,6 +94,17 @@ int thread_sched_running(void);
  * memory. Threads context, interrupts on. */
 struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
 			     const struct thread_attr *attr);
+/* thread_create() in two steps, for callers that must know the thread
+ * exists before anything can see it: thread_prepare() makes it (its id
+ * given, its scheduler data inherited from the caller) without starting
+ * it, NULL when out of memory; thread_launch() adds it to the thread list
+ * and makes it runnable (it cannot fail); thread_discard() frees a
+ * prepared thread that was never launched. Threads context, interrupts
+ * on. */
+struct thread *thread_prepare(const char *name, void (*fn)(void *), void *arg,
+			      const struct thread_attr *attr);
+void thread_launch(struct thread *td);
+void thread_discard(struct thread *td);
 /* End the calling thread (also what returning from fn does). */
 void thread_exit(void) __attribute__((noreturn));
 /* Wait until td (joinable, not yet joined) has exited, then free it. */

@@ -43,9 +43,13 @@ int user_thread_pid(const struct thread *td);
 
 /* Start a program of the boot archive with argv[0..argc) as a child of the
  * kernel. Returns its pid, or an ERR_* code (see user_strerror()). With
- * foreground set it may read the console; the caller then waits with
- * user_wait_kernel(); otherwise its end is reported on the console. */
-int user_spawn_kernel(const char *prog, int argc, char **argv, int foreground);
+ * USER_RUN_FOREGROUND it may read the console and the caller then waits
+ * with user_wait_kernel(); otherwise its end is reported on the console.
+ * USER_RUN_NICE gives it the nice capability (it may raise its threads'
+ * priority, and pass that on), as init has. */
+#define USER_RUN_FOREGROUND 0x1
+#define USER_RUN_NICE       0x2
+int user_spawn_kernel(const char *prog, int argc, char **argv, unsigned flags);
 /* Wait up to timeout_ns for the kernel's child pid to end and collect it:
  * its pid, ERR_TIMEOUT, or ERR_CHILD. */
 int user_wait_kernel(int pid, uint64_t timeout_ns, struct wait_info *out);
@@ -75,5 +79,9 @@ struct proc_info {
 size_t user_proc_snapshot(struct proc_info *out, size_t max);
 /* Processes alive (not yet freed) and user pages held by all of them. */
 void user_counts(uint64_t *procs, uint64_t *pages);
+/* One line per kind of object a process can create: its limits per
+ * process and in all, how many exist, and how often each limit refused
+ * one (`ustat`). */
+void user_print_limits(void);
 
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "heap_core.h"
 #include "mm_lock.h"
+#include <fail_nth.h>
 
 static struct spinlock heap_lock = SPINLOCK_INIT("heap");
 
@@ -219,7 +220,7 @@ void *kmalloc(size_t size)
 	uint64_t need, flags;
 	struct heap_block *b;
 
-	if (size == 0 || size > HEAP_MAX_ARENA)
+	if (size == 0 || size > HEAP_MAX_ARENA || fail_nth_now())
 		return NULL;
 	need = (size + HEAP_HDR + 15) & ~15ULL;
 	if (need < HEAP_MIN_BLOCK)

@@ -16,6 +16,7 @@
 #include <panic.h>
 #include <string.h>
 #include "mm_lock.h"
+#include <fail_nth.h>
 #include "pmm_map.h"
 
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
@@ -229,6 +230,8 @@ void pmm_reclaim_boot_memory(const struct boot_info *bi)
 /* See mm.h. The page is zeroed after leaving the critical section. */
 uint64_t pmm_alloc_page(void)
 {
+	if (fail_nth_now())
+		return 0;
 	uint64_t flags = mm_lock(&pmm_lock);
 	uint64_t phys = pmm.free_head;
 

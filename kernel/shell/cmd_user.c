@@ -43,19 +43,32 @@ static int run_wait(const char *name, int pid)
 	return wi.how == WAIT_EXITED && wi.status == 0 ? 0 : 1;
 }
 
-/* `run [-b] PROGRAM [ARGS]`: start a program of the boot archive with
- * PROGRAM ARGS as its argv; in the foreground the shell waits for it, with
- * -b it runs on and its end is reported on the console. Shell thread. */
+/* `run [-b] [-n] PROGRAM [ARGS]`: start a program of the boot archive
+ * with PROGRAM ARGS as its argv; in the foreground the shell waits for it,
+ * with -b it runs on and its end is reported on the console; -n gives it
+ * the nice capability (as init has). Shell thread. */
 static int cmd_run(int argc, char **argv)
 {
-	int background = strcmp(argv[1], "-b") == 0;
-	if (background && argc < 3) {
+	int background = 0, first = 1;
+	unsigned flags = 0;
+	for (; first < argc && argv[first][0] == '-'; first++) {
+		if (strcmp(argv[first], "-b") == 0) {
+			background = 1;
+		} else if (strcmp(argv[first], "-n") == 0) {
+			flags |= USER_RUN_NICE;
+		} else {
+			printk("run: unknown option '%s'\n", argv[first]);
+			shell_usage("run");
+			return 1;
+		}
+	}
+	if (first >= argc) {
 		shell_usage("run");
 		return 1;
 	}
-	char **args = argv + 1 + background;
-	int n = argc - 1 - background;
-	int pid = user_spawn_kernel(args[0], n, args, !background);
+	char **args = argv + first;
+	int pid = user_spawn_kernel(args[0], argc - first, args,
+				    flags | (background ? 0 : USER_RUN_FOREGROUND));
 	if (pid < 0) {
 		printk("run: %s: %s\n", args[0], user_strerror(pid));
 		return 1;
@@ -66,9 +79,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	return run_wait(args[0], pid);
 }
-SHELL_COMMAND(run, 1, SHELL_ARGS_MAX, "[-b] PROGRAM [ARGS]",
-	      "run a user program of the boot archive (-b: in the background); at the console "
-	      "Ctrl-C (or any key, if it reads none) kills it", cmd_run);
+SHELL_COMMAND(run, 1, SHELL_ARGS_MAX, "[-b] [-n] PROGRAM [ARGS]",
+	      "run a user program of the boot archive (-b: in the background; -n: with the nice "
+	      "capability); at the console Ctrl-C (or any key, if it reads none) kills it", cmd_run);
 
 /* `kill PID`: end a process. Shell thread. */
 static int cmd_kill(int argc, char **argv)
@@ -121,7 +134,8 @@ void cmd_ps_procs(void)
  * processes and their pages, the threads, and the kernel's memory in use
  * without its reserves (the heap's free blocks and the pool of kernel
  * stacks kept for new threads), which must come back to the same value
- * once programs have ended. Shell thread. */
+ * once programs have ended; then each limit of user objects with its use
+ * and refusals. Shell thread. */
 static int cmd_ustat(int argc, char **argv)
 {
 	(void)argc;
@@ -139,8 +153,9 @@ static int cmd_ustat(int argc, char **argv)
 	       "memory in use %lu bytes (without %lu bytes of pooled stacks and %lu of free "
 	       "heap)\n", procs, pages, created - freed, h.allocations, net, pooled,
 	       h.arena_bytes - h.used_bytes);
+	user_print_limits();
 	return 0;
 }
 SHELL_COMMAND(ustat, 0, 0, "",
 	      "user processes and pages, live threads, kernel memory in use without its reserves "
-	      "(for leak checks)", cmd_ustat);
+	      "(for leak checks), the limits of user objects and their refusals", cmd_ustat);

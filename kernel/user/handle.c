@@ -1,21 +1,49 @@
 /* handle.c — endpoints' lives and the per-process handle tables (see
  * uproc.h). A process reaches an endpoint only through a handle it was
  * given: by creating the endpoint, from its spawner, or from a service
- * lookup (send right only). user_lock held unless said otherwise. */
+ * lookup (send right only). Each handle in use is charged to its process
+ * (UL_HANDLES), each endpoint to its creator while both live
+ * (UL_ENDPOINTS). user_lock held unless said otherwise. */
 #include "uproc.h"
 #include <mm.h>
 #include <panic.h>
 
 static uint32_t endpoint_next_id = 1;   /* user_lock */
 
-/* See uproc.h. The id is given under user_lock by handle_install()'s
- * caller's lock; here only the record is made. */
-struct endpoint *endpoint_new(void)
+/* See uproc.h. The id is given when the first handle is installed. */
+struct endpoint *endpoint_alloc(void)
 {
 	struct endpoint *ep = kzalloc(sizeof(*ep));
 	if (ep)
 		ep->refs = 1;
 	return ep;
+}
+
+/* See uproc.h. */
+int endpoint_adopt(struct endpoint *ep, struct proc *owner)
+{
+	int rc = ulimit_charge(UL_ENDPOINTS, &owner->use[UL_ENDPOINTS], 1);
+	if (rc)
+		return rc;
+	ep->owner = owner;
+	ep->owner_next = owner->owned;
+	owner->owned = ep;
+	return 0;
+}
+
+/* Unlinks ep from its owner's list and uncharges it (the total too). */
+static void endpoint_uncharge(struct endpoint *ep)
+{
+	struct proc *o = ep->owner;
+	if (o) {
+		for (struct endpoint **pp = &o->owned; *pp; pp = &(*pp)->owner_next) {
+			if (*pp == ep) {
+				*pp = ep->owner_next;
+				break;
+			}
+		}
+	}
+	ulimit_uncharge(UL_ENDPOINTS, o ? &o->use[UL_ENDPOINTS] : NULL, 1);
 }
 
 /* See uproc.h. */
@@ -25,12 +53,26 @@ void endpoint_put(struct endpoint *ep)
 	if (--ep->refs == 0) {
 		KASSERT(!ep->senders.head && !ep->receivers.head, "endpoint %u freed with waiters",
 			ep->id);
+		endpoint_uncharge(ep);
 		kfree(ep);
 	}
 }
 
+/* See uproc.h. */
+void endpoint_disown_all(struct proc *p)
+{
+	while (p->owned) {
+		struct endpoint *ep = p->owned;
+		p->owned = ep->owner_next;
+		ep->owner = NULL;
+		ep->owner_next = NULL;
+		ulimit_disown(UL_ENDPOINTS, &p->use[UL_ENDPOINTS], 1);
+	}
+}
+
 /* See uproc.h. Each waiter finds its result in its own record (ipc.c):
- * waking it with the endpoint dead makes it fail with ERR_DEAD. */
+ * waking it with the endpoint dead makes it fail with ERR_DEAD. A name
+ * bound to it stays its owner's (lookups then fail with ERR_DEAD). */
 void endpoint_kill(struct endpoint *ep)
 {
 	if (ep->dead)
@@ -38,25 +80,29 @@ void endpoint_kill(struct endpoint *ep)
 	ep->dead = 1;
 	uchan_wake_all(&ep->senders);
 	uchan_wake_all(&ep->receivers);
-	svc_forget(ep);
 }
 
-/* See uproc.h. */
+/* See uproc.h. A process's handle count is the number of its slots in
+ * use and its limit is at most HANDLES_MAX, so a charged handle always
+ * finds a slot. */
 int handle_install(struct proc *p, struct endpoint *ep, uint32_t rights)
 {
-	for (int h = 0; h < HANDLES_MAX; h++) {
-		if (p->handles[h].ep)
-			continue;
-		if (!ep->id)
-			ep->id = endpoint_next_id++;
-		p->handles[h].ep = ep;
-		p->handles[h].rights = rights;
-		ep->refs++;
-		if (rights & HANDLE_RECV)
-			ep->recv_refs++;
-		return h;
-	}
-	return ERR_NOSPC;
+	int rc = ulimit_charge(UL_HANDLES, &p->use[UL_HANDLES], 1);
+	if (rc)
+		return rc;
+	int h = 0;
+	while (h < HANDLES_MAX && p->handles[h].ep)
+		h++;
+	KASSERT(h < HANDLES_MAX, "pid %d: %u handles charged, every slot in use", p->pid,
+		p->use[UL_HANDLES]);
+	if (!ep->id)
+		ep->id = endpoint_next_id++;
+	p->handles[h].ep = ep;
+	p->handles[h].rights = rights;
+	ep->refs++;
+	if (rights & HANDLE_RECV)
+		ep->recv_refs++;
+	return h;
 }
 
 /* See uproc.h. */
@@ -79,6 +125,7 @@ int handle_close(struct proc *p, int64_t h)
 		endpoint_kill(ep);
 	p->handles[h].ep = NULL;
 	p->handles[h].rights = 0;
+	ulimit_uncharge(UL_HANDLES, &p->use[UL_HANDLES], 1);
 	endpoint_put(ep);
 	return 0;
 }

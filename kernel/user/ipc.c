@@ -328,17 +328,23 @@ int64_t sys_ipc_reply_recv(struct trap_frame *tf)
 	return ipc_recv_part(tf, self);
 }
 
-/* SYS_EP_CREATE: a new endpoint; a handle with both rights. */
+/* SYS_EP_CREATE: a new endpoint, charged to the caller; a handle with
+ * both rights. */
 int64_t sys_ep_create(struct trap_frame *tf)
 {
 	(void)tf;
-	struct endpoint *ep = endpoint_new();
+	struct endpoint *ep = endpoint_alloc();
 	if (!ep)
 		return ERR_NOMEM;
 	uint64_t flags = spin_lock_irqsave(&user_lock);
-	int h = handle_install(proc_self(), ep, HANDLE_SEND | HANDLE_RECV);
-	endpoint_put(ep);   /* the handle's reference remains, if any */
+	int adopted = endpoint_adopt(ep, proc_self()), h = adopted;
+	if (adopted == 0) {
+		h = handle_install(proc_self(), ep, HANDLE_SEND | HANDLE_RECV);
+		endpoint_put(ep);   /* the handle's reference remains, if any */
+	}
 	spin_unlock_irqrestore(&user_lock, flags);
+	if (adopted)   /* refused before it was anyone's */
+		kfree(ep);
 	return h;
 }
 

@@ -80,9 +80,11 @@ void proc_notify_end_locked(struct proc *p)
 }
 
 /* See uproc.h. Waiters still queued on its channels are woken first (they
- * find the process gone when they look it up again). */
+ * find the process gone when they look it up again). Its parent (if it
+ * still has one) gets its child allowance back. */
 void proc_free_locked(struct proc *p)
 {
+	ulimit_uncharge(UL_PROCS, p->parent ? &p->parent->use[UL_PROCS] : NULL, 1);
 	for (struct proc **pp = &proc_list; *pp; pp = &(*pp)->next) {
 		if (*pp == p) {
 			*pp = p->next;
@@ -94,7 +96,8 @@ void proc_free_locked(struct proc *p)
 	kfree(p);
 }
 
-/* Adds p (pid given here) to the table. user_lock held. */
+/* Adds p (pid given here) to the table; the caller has charged it
+ * (UL_PROCS). user_lock held. */
 void proc_insert_locked(struct proc *p)
 {
 	static int next_pid = 1;
@@ -112,6 +115,7 @@ static void proc_orphan_children_locked(struct proc *p)
 	while (c) {
 		struct proc *next = c->next;
 		if (c->parent == p) {
+			ulimit_disown(UL_PROCS, &p->use[UL_PROCS], 1);
 			c->parent = NULL;
 			c->detached = 1;
 			if (c->state == PROC_ZOMBIE)
@@ -121,18 +125,27 @@ static void proc_orphan_children_locked(struct proc *p)
 	}
 }
 
-/* The reaper's work on one process whose threads have all left. */
+/* The reaper's work on one process whose threads have all left: their
+ * records, its handles, endpoints and names, its children's link to it,
+ * its address space. */
 static void proc_reap(struct proc *p)
 {
-	struct uthread *ut;
-	while ((ut = p->threads)) {   /* no thread of p is left to change the list */
-		p->threads = ut->next;
+	for (;;) {   /* no thread of p is left to change the list */
+		uint64_t flags = spin_lock_irqsave(&user_lock);
+		struct uthread *ut = p->threads;
+		if (ut)
+			uthread_unlink_locked(p, ut);
+		spin_unlock_irqrestore(&user_lock, flags);
+		if (!ut)
+			break;
 		thread_join(ut->td);
 		ut->stack = NULL;     /* freed with the address space */
 		uthread_free(ut);
 	}
 	uint64_t flags = spin_lock_irqsave(&user_lock);
 	handle_close_all(p);
+	endpoint_disown_all(p);
+	svc_release(p);
 	proc_orphan_children_locked(p);
 	spin_unlock_irqrestore(&user_lock, flags);
 	uvm_free(&p->vm);

@@ -11,8 +11,9 @@
 #include <string.h>
 
 /* Copies the handles pass[0..n) of parent (rights limited to prights[i]
- * and the parent's) into the new p's slots 0..n-1: 0 or ERR_BADH.
- * user_lock held. */
+ * and the parent's) into the new p's slots 0..n-1: 0, ERR_BADH, or a
+ * handle limit's error (the handles installed so far stay: the caller
+ * closes them). user_lock held. */
 static int proc_pass_handles(struct proc *p, struct proc *parent, const int32_t *pass,
 			     const uint32_t *prights, uint32_t n)
 {
@@ -21,7 +22,9 @@ static int proc_pass_handles(struct proc *p, struct proc *parent, const int32_t 
 		uint32_t rights = ep ? parent->handles[pass[i]].rights & prights[i] : 0;
 		if (!ep || !rights)
 			return ERR_BADH;
-		handle_install(p, ep, rights);   /* slot i: the table was empty */
+		int h = handle_install(p, ep, rights);   /* slot i: the table was empty */
+		if (h < 0)
+			return h;
 	}
 	return 0;
 }
@@ -35,10 +38,8 @@ static int proc_image(struct proc *p, const struct archive_file *f, const struct
 	int rc = uelf_load(&p->vm, f->data, f->size, entry, why, sizeof(why));
 	if (rc == ERR_NOEXEC)
 		printk("user: program %s: %s\n", f->name, why);
-	if (rc)
+	if (rc || (rc = uvm_stack_get(&p->vm, MAIN_STACK_SIZE, stack)))
 		return rc;
-	if (!(*stack = uvm_stack_get(&p->vm, MAIN_STACK_SIZE)))
-		return ERR_NOMEM;
 	uint64_t need = uargs_stack_bytes(args);
 	uint8_t *img = kmalloc(need);
 	if (!img)
@@ -50,25 +51,32 @@ static int proc_image(struct proc *p, const struct archive_file *f, const struct
 	return rc;
 }
 
-/* A process that never ran is taken apart again (in_table: it has a pid). */
-static void proc_undo(struct proc *p, int in_table)
+/* Makes p visible: its handles, its place among parent's children, its
+ * first thread ut (run by td), its pid. Either all of it or nothing: 0,
+ * or an error with p as it was. user_lock held. */
+static int proc_publish_locked(struct proc *p, struct proc *parent, const int32_t *pass,
+			       const uint32_t *prights, uint32_t n, struct uthread *ut,
+			       struct thread *td)
 {
-	uint64_t flags = spin_lock_irqsave(&user_lock);
-	handle_close_all(p);
-	if (in_table)
-		p->state = PROC_ZOMBIE;
-	spin_unlock_irqrestore(&user_lock, flags);
-	uvm_free(&p->vm);
-	if (!in_table) {
-		kfree(p);
-		return;
+	int rc = proc_pass_handles(p, parent, pass, prights, n);
+	if (!rc)
+		rc = ulimit_charge(UL_PROCS, parent ? &parent->use[UL_PROCS] : NULL, 1);
+	if (!rc && (rc = uthread_link_locked(p, ut, td, 1)))
+		ulimit_uncharge(UL_PROCS, parent ? &parent->use[UL_PROCS] : NULL, 1);
+	if (rc) {
+		handle_close_all(p);
+		return rc;
 	}
-	flags = spin_lock_irqsave(&user_lock);
-	proc_free_locked(p);
-	spin_unlock_irqrestore(&user_lock, flags);
+	p->parent = parent;
+	p->ppid = parent ? parent->pid : 0;
+	p->kernel_child = parent == NULL;
+	proc_insert_locked(p);
+	return 0;
 }
 
-/* See uproc.h. */
+/* See uproc.h. Everything that can fail is done before the process is
+ * published under user_lock, so nobody (a parent's SYS_WAIT, `ps`, a
+ * kill) ever sees a process that does not start. */
 int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
 	       const int32_t *pass, const uint32_t *prights, uint32_t n, unsigned kflags)
 {
@@ -76,45 +84,40 @@ int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
 	if (!f)
 		return ERR_NOENT;
 	struct proc *p = kzalloc(sizeof(*p));
-	if (!p || uvm_init(&p->vm)) {
-		kfree(p);
+	if (!p)
 		return ERR_NOMEM;
+	int rc = uvm_init(&p->vm);
+	if (rc) {
+		kfree(p);
+		return rc;
 	}
 	memcpy(p->name, f->name, sizeof(p->name) < sizeof(f->name) ? sizeof(p->name) : sizeof(f->name));
 	p->name[PROC_NAME_MAX - 1] = 0;
+	p->foreground = (kflags & PROC_FOREGROUND) != 0;
+	p->detached = (kflags & PROC_DETACHED) != 0;
+	p->caps = (kflags & PROC_GIVE_NICE) ? PROC_CAP_NICE : 0;
 	struct ustack *stack = NULL;
 	uint64_t entry, rsp, argv;
-	int rc = proc_image(p, f, args, &stack, &entry, &rsp, &argv);
+	rc = proc_image(p, f, args, &stack, &entry, &rsp, &argv);
 	struct uthread *ut = rc ? NULL : uthread_new(stack, entry, rsp, args->argc, argv, n);
-	if (!rc && !ut)
+	struct thread *td = ut ? uthread_prepare(p, ut, 1) : NULL;
+	if (!rc && !td)
 		rc = ERR_NOMEM;
+	int pid = 0;
+	if (!rc) {
+		uint64_t flags = spin_lock_irqsave(&user_lock);
+		rc = proc_publish_locked(p, parent, pass, prights, n, ut, td);
+		pid = p->pid;
+		spin_unlock_irqrestore(&user_lock, flags);
+	}
 	if (rc) {
+		if (td)
+			thread_discard(td);
+		kfree(ut);
 		uvm_free(&p->vm);
 		kfree(p);
 		return rc;
 	}
-	uint64_t flags = spin_lock_irqsave(&user_lock);
-	rc = proc_pass_handles(p, parent, pass, prights, n);
-	int pid = 0;
-	if (!rc) {
-		p->parent = parent;
-		p->ppid = parent ? parent->pid : 0;
-		p->kernel_child = parent == NULL;
-		p->foreground = (kflags & PROC_FOREGROUND) != 0;
-		p->detached = (kflags & PROC_DETACHED) != 0;
-		proc_insert_locked(p);
-		pid = p->pid;
-	}
-	spin_unlock_irqrestore(&user_lock, flags);
-	if (rc) {
-		kfree(ut);
-		proc_undo(p, 0);
-		return rc;
-	}
-	rc = uthread_start(p, ut, 1, NULL);
-	if (rc) {
-		proc_undo(p, 1);
-		return rc;
-	}
+	thread_launch(td);
 	return pid;   /* p itself may be gone already (detached, ended) */
 }

@@ -1,38 +1,48 @@
 /* svc.c — service names: a process publishes an endpoint it receives on
  * under a name, and any process may look the name up and get a handle
- * with the send right only (docs/userland.md, "Handles and names"). A name
- * lives as long as its endpoint. user_lock guards the table. */
+ * with the send right only (docs/userland.md, "Handles and names").
+ *
+ * A name has one owner, the process that published it, and stays its
+ * owner's until that process ends: nobody else can take it meanwhile, even
+ * while the endpoint behind it is dead (a lookup then fails with ERR_DEAD)
+ * — the owner may bind it to a new endpoint by publishing it again. Names
+ * are charged to their owner (UL_NAMES). user_lock guards the table. */
 #include "uproc.h"
 #include "ucheck.h"
 #include <string.h>
 
-#define SVC_MAX 32
-
 struct svc_entry {
 	char name[SVC_NAME_MAX];
-	struct endpoint *ep;             /* NULL: free */
+	struct endpoint *ep;             /* NULL: free; holds a reference */
+	struct proc *owner;
 };
 
-static struct svc_entry svc_table[SVC_MAX];
+static struct svc_entry svc_table[SVC_TOTAL_MAX];
 
 /* The entry called name, or NULL. user_lock held. */
 static struct svc_entry *svc_find(const char *name)
 {
-	for (int i = 0; i < SVC_MAX; i++)
+	for (int i = 0; i < SVC_TOTAL_MAX; i++)
 		if (svc_table[i].ep && strcmp(svc_table[i].name, name) == 0)
 			return &svc_table[i];
 	return NULL;
 }
 
-/* See uproc.h. user_lock held. */
-void svc_forget(struct endpoint *ep)
+/* Frees entry e and uncharges its owner. user_lock held. */
+static void svc_drop(struct svc_entry *e)
 {
-	for (int i = 0; i < SVC_MAX; i++) {
-		if (svc_table[i].ep != ep)
-			continue;
-		svc_table[i].ep = NULL;
-		endpoint_put(ep);
-	}
+	ulimit_uncharge(UL_NAMES, &e->owner->use[UL_NAMES], 1);
+	endpoint_put(e->ep);
+	e->ep = NULL;
+	e->owner = NULL;
+}
+
+/* See uproc.h. user_lock held. */
+void svc_release(struct proc *p)
+{
+	for (int i = 0; i < SVC_TOTAL_MAX; i++)
+		if (svc_table[i].ep && svc_table[i].owner == p)
+			svc_drop(&svc_table[i]);
 }
 
 /* Copies the user's name into buf and checks it: 0 or ERR_*. */
@@ -44,7 +54,34 @@ static int svc_name_in(uint64_t uname, char buf[SVC_NAME_MAX])
 	return ucheck_svc_name(buf);
 }
 
-/* SYS_SVC_PUBLISH(handle, name): h needs the receive right. */
+/* Binds the owner's existing entry e, or a new entry for name, to ep:
+ * 0, or ERR_LIMIT / ERR_NOSPC (the owner's quota or the table). user_lock
+ * held. */
+static int svc_bind(struct svc_entry *e, const char *name, struct endpoint *ep, struct proc *p)
+{
+	if (e) {
+		endpoint_put(e->ep);
+	} else {
+		for (int i = 0; i < SVC_TOTAL_MAX && !e; i++)
+			if (!svc_table[i].ep)
+				e = &svc_table[i];
+		int rc = ulimit_charge(UL_NAMES, &p->use[UL_NAMES], 1);
+		if (rc)
+			return rc;
+		if (!e) {   /* the total allows more than the table holds */
+			ulimit_uncharge(UL_NAMES, &p->use[UL_NAMES], 1);
+			return ERR_NOSPC;
+		}
+		memcpy(e->name, name, SVC_NAME_MAX);
+		e->owner = p;
+	}
+	e->ep = ep;
+	ep->refs++;
+	return 0;
+}
+
+/* SYS_SVC_PUBLISH(handle, name): h needs the receive right; the name must
+ * be free or already the caller's (then it is bound to this endpoint). */
 int64_t sys_svc_publish(struct trap_frame *tf)
 {
 	char name[SVC_NAME_MAX];
@@ -54,28 +91,21 @@ int64_t sys_svc_publish(struct trap_frame *tf)
 	struct proc *p = proc_self();
 	uint64_t flags = spin_lock_irqsave(&user_lock);
 	struct endpoint *ep = handle_get(p, (int64_t)tf->rdi, HANDLE_RECV);
-	struct svc_entry *free_slot = NULL;
+	struct svc_entry *e = svc_find(name);
 	if (!ep)
 		rc = ERR_BADH;
 	else if (ep->dead)
 		rc = ERR_DEAD;
-	else if (svc_find(name))
+	else if (e && e->owner != p)
 		rc = ERR_EXIST;
-	for (int i = 0; !rc && i < SVC_MAX && !free_slot; i++)
-		if (!svc_table[i].ep)
-			free_slot = &svc_table[i];
-	if (!rc && !free_slot)
-		rc = ERR_NOSPC;
-	if (!rc) {
-		memcpy(free_slot->name, name, SVC_NAME_MAX);
-		free_slot->ep = ep;
-		ep->refs++;
-	}
+	else
+		rc = svc_bind(e, name, ep, p);
 	spin_unlock_irqrestore(&user_lock, flags);
 	return rc;
 }
 
-/* SYS_SVC_LOOKUP(name): a new send-only handle to the named endpoint. */
+/* SYS_SVC_LOOKUP(name): a new send-only handle to the named endpoint;
+ * ERR_NOENT, or ERR_DEAD while its owner has no live endpoint behind it. */
 int64_t sys_svc_lookup(struct trap_frame *tf)
 {
 	char name[SVC_NAME_MAX];
@@ -85,7 +115,7 @@ int64_t sys_svc_lookup(struct trap_frame *tf)
 	struct proc *p = proc_self();
 	uint64_t flags = spin_lock_irqsave(&user_lock);
 	struct svc_entry *e = svc_find(name);
-	rc = e ? handle_install(p, e->ep, HANDLE_SEND) : ERR_NOENT;
+	rc = !e ? ERR_NOENT : e->ep->dead ? ERR_DEAD : handle_install(p, e->ep, HANDLE_SEND);
 	spin_unlock_irqrestore(&user_lock, flags);
 	return rc;
 }

@@ -1,8 +1,9 @@
-/* sys_misc.c — the console, time, CPUs, work(W) and memory system calls
+/* sys_misc.c — the console, time, CPUs, work(W), memory and fault-injection system calls
  * (include/mosaic/syscall.h; docs/userland.md). */
 #include "uproc.h"
 #include "ucheck.h"
 #include <console.h>
+#include <fail_nth.h>
 #include <mm.h>
 #include <smp.h>
 #include <time.h>
@@ -116,4 +117,22 @@ int64_t sys_work(struct trap_frame *tf)
 int64_t sys_vm_map(struct trap_frame *tf)
 {
 	return uvm_map_anon(&proc_self()->vm, tf->rdi);
+}
+
+/* SYS_VM_UNMAP(addr, bytes): SYS_VM_MAP memory given back. */
+int64_t sys_vm_unmap(struct trap_frame *tf)
+{
+	return uvm_unmap_anon(&proc_self()->vm, tf->rdi, tf->rsi);
+}
+
+/* SYS_FAIL_NTH(n <= UINT32_MAX): the calling thread's n-th kernel
+ * allocation from now fails (fail_nth.h); the count left before. Only
+ * while `sysctl debug.fail_nth=1`. */
+int64_t sys_fail_nth(struct trap_frame *tf)
+{
+	if (!fail_nth_enabled())
+		return ERR_PERM;
+	if (tf->rdi > UINT32_MAX)
+		return ERR_INVAL;
+	return fail_nth_arm((uint32_t)tf->rdi);
 }

@@ -47,7 +47,8 @@ static void sys_wait_ready(int pid, uint64_t deadline)
 	spin_unlock_irqrestore(&user_lock, flags);
 }
 
-/* SYS_SPAWN(const struct spawn_req *): the child's pid. */
+/* SYS_SPAWN(const struct spawn_req *): the child's pid. SPAWN_CAP_NICE
+ * passes the nice capability on, if the caller holds it (ERR_PERM). */
 int64_t sys_spawn(struct trap_frame *tf)
 {
 	struct spawn_req req;
@@ -59,6 +60,9 @@ int64_t sys_spawn(struct trap_frame *tf)
 	int rc = ucheck_spawn_req(&req);
 	if (rc)
 		return rc;
+	struct proc *self = proc_self();
+	if ((req.flags & SPAWN_CAP_NICE) && !(self->caps & PROC_CAP_NICE))
+		return ERR_PERM;   /* only a holder may pass the capability on */
 	int64_t n = copy_str_from_user(prog, (uint64_t)req.path, sizeof(prog));
 	if (n < 0)
 		return n;
@@ -72,7 +76,8 @@ int64_t sys_spawn(struct trap_frame *tf)
 		return ERR_NOMEM;
 	struct uargs_reader rd = { NULL, sys_read_user, sys_read_user_str };
 	rc = uargs_collect(args, (uint64_t)req.argv, req.argc, &rd);
-	int pid = rc ? rc : proc_spawn(proc_self(), prog, args, pass, rights, req.nhandles, 0);
+	int pid = rc ? rc : proc_spawn(self, prog, args, pass, rights, req.nhandles,
+				       (req.flags & SPAWN_CAP_NICE) ? PROC_GIVE_NICE : 0);
 	kfree(args);
 	if (pid > 0 && (req.flags & SPAWN_WAIT_READY))
 		sys_wait_ready(pid, uwait_deadline(req.ready_timeout_ns));

@@ -22,16 +22,17 @@ int64_t sys_thread_create(struct trap_frame *tf)
 		return ERR_INVAL;
 	size = (size + USER_PAGE - 1) & ~(USER_PAGE - 1);
 	struct proc *p = proc_self();
-	struct ustack *s = uvm_stack_get(&p->vm, size);
-	if (!s)
-		return ERR_NOMEM;
+	struct ustack *s;
+	int rc = uvm_stack_get(&p->vm, size, &s);
+	if (rc)
+		return rc;
 	struct uthread *ut = uthread_new(s, entry, s->top, arg, 0, 0);
 	if (!ut) {
 		uvm_stack_put(&p->vm, s);
 		return ERR_NOMEM;
 	}
 	uint32_t tid;
-	int rc = uthread_start(p, ut, 0, &tid);
+	rc = uthread_start(p, ut, &tid);
 	return rc ? (int64_t)rc : (int64_t)tid;
 }
 
@@ -69,12 +70,8 @@ int64_t sys_thread_join(struct trap_frame *tf)
 			rc = ERR_TIMEOUT;
 		}
 	}
-	if (!rc) {
-		struct uthread **pp = &self->proc->threads;
-		while (*pp != ut)
-			pp = &(*pp)->next;
-		*pp = ut->next;
-	}
+	if (!rc)
+		uthread_unlink_locked(self->proc, ut);
 	spin_unlock_irqrestore(&user_lock, flags);
 	if (rc)
 		return rc;
@@ -188,13 +185,20 @@ int64_t sys_get_affinity(struct trap_frame *tf)
 	return rc ? rc : copy_to_user(tf->rsi, mask, bytes);
 }
 
+/* Sets td's nice value: lowering it (a higher priority) needs the
+ * process's nice capability. user_lock held. */
 static int sys_nice_fn(struct thread *td, void *arg)
 {
-	thread_set_nice(td, *(int *)arg);
+	int nice = *(int *)arg;
+	if (nice < td->ts.ts_nice && !(td->uth->proc->caps & PROC_CAP_NICE))
+		return ERR_PERM;
+	thread_set_nice(td, nice);
 	return 0;
 }
 
-/* SYS_SET_NICE(tid, nice -20..20). */
+/* SYS_SET_NICE(tid, nice -20..20): raising the value (a lower priority)
+ * is always allowed; lowering it, below 0 too, only with the nice
+ * capability (init holds it and may pass it on: SPAWN_CAP_NICE). */
 int64_t sys_set_nice(struct trap_frame *tf)
 {
 	int64_t nice = (int64_t)tf->rsi;

@@ -37,6 +37,8 @@ int64_t sys_ipc_recv(struct trap_frame *tf);
 int64_t sys_ipc_call(struct trap_frame *tf);
 int64_t sys_ipc_reply(struct trap_frame *tf);
 int64_t sys_ipc_reply_recv(struct trap_frame *tf);
+int64_t sys_vm_unmap(struct trap_frame *tf);
+int64_t sys_fail_nth(struct trap_frame *tf);
 
 /* See uproc.h. Every entry is filled (user_init() checks). */
 const syscall_fn syscall_table[SYS_COUNT] = {
@@ -72,6 +74,8 @@ const syscall_fn syscall_table[SYS_COUNT] = {
 	[SYS_IPC_CALL] = sys_ipc_call,
 	[SYS_IPC_REPLY] = sys_ipc_reply,
 	[SYS_IPC_REPLY_RECV] = sys_ipc_reply_recv,
+	[SYS_VM_UNMAP] = sys_vm_unmap,
+	[SYS_FAIL_NTH] = sys_fail_nth,
 };
 
 /* Called by syscall.asm with interrupts on, tf the user's registers. An

@@ -22,7 +22,8 @@ int ucheck_svc_name(const char *s);
  * not starting with '.'; ERR_INVAL / ERR_TOOBIG. */
 int ucheck_program_name(const char *s);
 /* A spawn request's counts and flags (its pointers are checked as they are
- * read): argc 1..SPAWN_ARGC_MAX, nhandles 0..SPAWN_HANDLES_MAX, known flags,
+ * read): argc 1..SPAWN_ARGC_MAX, nhandles 0..SPAWN_HANDLES_MAX, known flags
+ * (SPAWN_WAIT_READY, SPAWN_CAP_NICE),
  * reserved 0, the ready timeout a valid timeout. */
 int ucheck_spawn_req(const struct spawn_req *r);
 /* A CPU mask of `bytes` bytes (a multiple of 8, 8..32): it must name at

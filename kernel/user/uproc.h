@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <mosaic/syscall.h>
+#include "ulimit.h"
+#include "uvm.h"
 #include <mutex.h>
 #include <spinlock.h>
 #include <timer.h>
@@ -66,51 +68,7 @@ void uchan_wake_all(struct uchan *ch);
 /* Deadline of a relative timeout (IPC_FOREVER → UWAIT_FOREVER). */
 uint64_t uwait_deadline(uint64_t timeout_ns);
 
-/* ---- address spaces (uvm.c) ---- */
-
-/* A user stack: [top - size, top) mapped, the page below unmapped. */
-struct ustack {
-	uint64_t top, size;
-	int in_use;
-	struct ustack *next;
-};
-
-struct uvm {
-	uint64_t pml4;                   /* physical; its upper half is the kernel's */
-	uint32_t pages;                  /* pages held: mapped and page tables */
-	uint64_t map_next;               /* next SYS_VM_MAP address */
-	uint64_t stack_next;             /* top of the next new stack */
-	struct ustack *stacks;           /* every stack ever made (reused, never unmapped) */
-	struct mutex lock;               /* page tables, counters, stacks */
-};
-
-#define UVM_WRITE 0x1
-#define UVM_EXEC  0x2
-
-/* An empty address space: 0 or ERR_NOMEM. */
-int uvm_init(struct uvm *vm);
-/* Free every user page and table and the PML4. No thread of it runs. */
-void uvm_free(struct uvm *vm);
-/* Map fresh zeroed pages over [va, va + bytes) (page aligned, unmapped,
- * in the user half) with UVM_* permissions, readable always. 0, ERR_NOMEM
- * (no page, or over USER_PAGES_MAX; pages mapped so far stay). Holds
- * vm->lock. */
-int uvm_map_zero(struct uvm *vm, uint64_t va, uint64_t bytes, unsigned prot);
-/* Write n bytes at va through the page tables (any permissions), for
- * building a new program's image before it runs: 0, or ERR_FAULT where a
- * page is missing. Holds vm->lock. */
-int uvm_write(struct uvm *vm, uint64_t va, const void *src, uint64_t n);
-/* SYS_VM_MAP: fresh memory of bytes (rounded up to pages); its address or
- * ERR_INVAL / ERR_NOMEM. */
-int64_t uvm_map_anon(struct uvm *vm, uint64_t bytes);
-/* A stack of size bytes (page multiple): a free one of that size, or a new
- * one below the last; NULL when out of memory or space. */
-struct ustack *uvm_stack_get(struct uvm *vm, uint64_t size);
-/* Give a stack back for reuse (a thread that used it is gone). */
-void uvm_stack_put(struct uvm *vm, struct ustack *s);
-/* 1 if addr lies in the guard page below one of vm's stacks. Lock-free
- * read of a list that only grows. */
-int uvm_in_guard(struct uvm *vm, uint64_t addr);
+/* ---- address spaces: uvm.h ---- */
 
 /* uelf.c: load the program in file[0..size) into the new vm and set
  * *entry: 0, ERR_NOEXEC (err says why), or ERR_NOMEM. */
@@ -128,6 +86,8 @@ struct endpoint {
 	uint32_t recv_refs;              /* handles with HANDLE_RECV */
 	int dead;                        /* no receiver can ever come: every wait fails */
 	struct uchan senders, receivers;
+	struct proc *owner;              /* its creator, charged for it (UL_ENDPOINTS); NULL once gone */
+	struct endpoint *owner_next;     /* owner->owned */
 };
 
 struct handle {
@@ -164,6 +124,8 @@ struct uthread {
 
 enum { PROC_LIVE = 0, PROC_DYING, PROC_ZOMBIE };
 
+#define PROC_CAP_NICE 0x1                /* may lower its threads' nice value (raise their priority) */
+
 struct proc {
 	int pid, ppid;
 	struct proc *parent;             /* NULL: the kernel (shell, boot) or an orphan */
@@ -177,6 +139,9 @@ struct proc {
 	int foreground;                  /* the shell waits for it: it may read the console */
 	int reads_console;               /* it has asked for input: keys but Ctrl-C are its */
 	int nlive;                       /* threads not exited */
+	uint32_t caps;                   /* PROC_CAP_* */
+	uint32_t use[UL_COUNT];          /* what it holds, by ulimit kind (pages, mappings: in vm) */
+	struct endpoint *owned;          /* endpoints it created that are alive */
 	uint32_t next_index;
 	uint64_t start_ns;
 	struct uthread *threads;         /* records not yet freed */
@@ -218,11 +183,14 @@ struct proc *proc_child(struct proc *p, int pid, struct proc *after);
 /* proc_spawn.c: start program prog (a name in the boot archive) with args
  * as a child of parent (NULL: the kernel), its handles 0..n-1 copies of
  * parent's handles pass[i] with rights prights[i] (and the parent's).
- * kflags (kernel children): PROC_FOREGROUND, PROC_DETACHED. Returns the
- * pid, or an ERR_* code; a refused program file is reported on the
- * console with its reason. Thread context, no lock. */
+ * kflags: PROC_FOREGROUND and PROC_DETACHED (kernel children),
+ * PROC_GIVE_NICE (the child gets PROC_CAP_NICE; the caller checked it may
+ * give it). Returns the pid, or an ERR_* code: then the child was never
+ * visible to anyone. A refused program file is reported on the console
+ * with its reason. Thread context, no lock. */
 #define PROC_FOREGROUND 0x1   /* the shell waits for it: it may read the console */
 #define PROC_DETACHED   0x2   /* nobody waits: freed when it ends, its end reported */
+#define PROC_GIVE_NICE  0x4   /* it holds PROC_CAP_NICE */
 struct uargs;
 int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
 	       const int32_t *pass, const uint32_t *prights, uint32_t n, unsigned kflags);
@@ -232,21 +200,34 @@ int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
  * RDX = a0..a2 on stack; NULL when out of memory. */
 struct uthread *uthread_new(struct ustack *stack, uint64_t entry, uint64_t sp, uint64_t a0,
 			    uint64_t a1, uint64_t a2);
-/* Link ut into p and start its kernel thread: 0 (its tid in *tid unless
- * NULL), ERR_NOSPC (THREADS_MAX live), ERR_SRCH (p is being killed) or
- * ERR_NOMEM; on failure ut is unlinked and freed and its stack given
- * back. first: p's first thread (no limit, no kill check, and its failure
- * does not end p: the spawner cleans up). Thread context, no lock. */
-int uthread_start(struct proc *p, struct uthread *ut, int first, uint32_t *tid);
+/* The kernel thread that will run ut in p, made but not started (named
+ * after the program, "prog/N" for the N-th; nice and CPU mask inherited
+ * from the caller when it is a thread of p); NULL when out of memory.
+ * first: p's first thread. Thread context, no lock. */
+struct thread *uthread_prepare(struct proc *p, struct uthread *ut, int first);
+/* Link ut, run by the prepared td, into p and charge p a thread: 0, or
+ * ERR_LIMIT / ERR_NOSPC (thread limits), ERR_SRCH (p is being killed;
+ * never for the first thread, p is not visible yet). The caller then
+ * launches td, or on failure discards it. user_lock held. */
+int uthread_link_locked(struct proc *p, struct uthread *ut, struct thread *td, int first);
+/* A new thread of the calling process p, started: 0 with its tid in *tid,
+ * or an error of uthread_link_locked() or ERR_NOMEM; on failure ut is
+ * freed and its stack given back. Thread context, no lock. */
+int uthread_start(struct proc *p, struct uthread *ut, uint32_t *tid);
 /* End the calling thread of a process (value for a joiner). Never returns. */
 void uthread_exit(uint64_t value) __attribute__((noreturn));
 /* The thread tid of p, or NULL. user_lock held. */
 struct uthread *uthread_find(struct proc *p, uint32_t tid);
-/* Free an exited thread's record once its kernel thread is gone. */
+/* Unlink an exited thread's record from p (a joiner or the reaper takes
+ * it) and uncharge it. user_lock held. */
+void uthread_unlink_locked(struct proc *p, struct uthread *ut);
+/* Free an unlinked thread's record once its kernel thread is gone, and
+ * give its stack back. */
 void uthread_free(struct uthread *ut);
 
 /* handle.c — user_lock held for all. */
-/* Free slot of p for ep with rights (takes a reference): the handle or ERR_NOSPC. */
+/* Free slot of p for ep with rights (takes a reference, charges a
+ * handle): the handle, or ERR_LIMIT / ERR_NOSPC. */
 int handle_install(struct proc *p, struct endpoint *ep, uint32_t rights);
 /* p's endpoint behind h if the handle has all of rights; else NULL. */
 struct endpoint *handle_get(struct proc *p, int64_t h, uint32_t rights);
@@ -254,15 +235,22 @@ struct endpoint *handle_get(struct proc *p, int64_t h, uint32_t rights);
 int handle_close(struct proc *p, int64_t h);
 /* Close every handle of p. */
 void handle_close_all(struct proc *p);
-/* Drop one reference of ep (freed at 0). */
+/* Drop one reference of ep (freed at 0, its owner uncharged). */
 void endpoint_put(struct endpoint *ep);
-/* A new endpoint with one reference, or NULL. Any lock state. */
-struct endpoint *endpoint_new(void);
-/* ep will never have a receiver again: fail every wait on it (ERR_DEAD)
- * and drop its service names. */
+/* A new endpoint record with one reference and no owner yet; NULL when
+ * out of memory. Any lock state (it allocates: call it before taking
+ * user_lock). */
+struct endpoint *endpoint_alloc(void);
+/* Charge ep, just allocated, to owner, its creator: 0, or ERR_LIMIT /
+ * ERR_NOSPC (then free ep with kfree(), it was never anyone's). */
+int endpoint_adopt(struct endpoint *ep, struct proc *owner);
+/* ep will never have a receiver again: fail every wait on it (ERR_DEAD). */
 void endpoint_kill(struct endpoint *ep);
-/* svc.c: drop every name of ep. */
-void svc_forget(struct endpoint *ep);
+/* p is gone: the endpoints it made stop counting against it (they live
+ * on while others hold handles, in the system-wide count). */
+void endpoint_disown_all(struct proc *p);
+/* svc.c: the names p published are free again (p is gone). */
+void svc_release(struct proc *p);
 
 /* ipc.c: a thread leaves: fail the caller waiting for its reply. */
 void ipc_thread_gone(struct uthread *ut);

@@ -6,6 +6,7 @@
 #include "uproc.h"
 #include "archive.h"
 #include "uargs.h"
+#include "ulayout.h"
 #include <cmdline.h>
 #include <mm.h>
 #include <panic.h>
@@ -113,7 +114,7 @@ static void user_start_init(void)
 		uargs_init(a);
 		uargs_add(a, INIT_PROGRAM);
 	}
-	int pid = proc_spawn(NULL, INIT_PROGRAM, a, NULL, NULL, 0, PROC_DETACHED);
+	int pid = proc_spawn(NULL, INIT_PROGRAM, a, NULL, NULL, 0, PROC_DETACHED | PROC_GIVE_NICE);
 	kfree(a);
 	if (pid < 0) {
 		printk("user: cannot start %s: %s\n", INIT_PROGRAM, user_strerror(pid));
@@ -135,6 +136,16 @@ static void user_start_init(void)
 	       ready ? ", its script done" : " (not ready after 10 s; the shell starts anyway)");
 }
 
+/* The system-wide total of user pages: three quarters of the memory free
+ * now, the rest stays the kernel's (threads, IPC buffers, the heap) so a
+ * process that takes all it may still leaves the kernel whole. */
+static void user_limit_pages(void)
+{
+	struct pmm_stats st;
+	pmm_get_stats(&st);
+	ulimit_set_pages_total((int64_t)(st.free_bytes / USER_PAGE / 4 * 3));
+}
+
 /* See user.h. */
 void user_init(const struct boot_info *bi)
 {
@@ -149,6 +160,7 @@ void user_init(const struct boot_info *bi)
 	printk("user: syscall/sysret; SMEP %s, SMAP %s, UMIP %s\n", f.smep ? "on" : "absent",
 	       f.smap ? "on" : "absent", f.umip ? "on" : "absent");
 	proc_reaper_start();
+	user_limit_pages();
 	__atomic_store_n(&user_up, 1, __ATOMIC_RELEASE);
 	if (user_unpack(bi))
 		return;
@@ -160,7 +172,7 @@ void user_init(const struct boot_info *bi)
 }
 
 /* See user.h. */
-int user_spawn_kernel(const char *prog, int argc, char **argv, int foreground)
+int user_spawn_kernel(const char *prog, int argc, char **argv, unsigned flags)
 {
 	if (!user_ready())
 		return ERR_NOSYS;
@@ -173,7 +185,8 @@ int user_spawn_kernel(const char *prog, int argc, char **argv, int foreground)
 		rc = uargs_add(a, argv[i]);
 	if (!rc)
 		rc = proc_spawn(NULL, prog, a, NULL, NULL, 0,
-				foreground ? PROC_FOREGROUND : PROC_DETACHED);
+				((flags & USER_RUN_FOREGROUND) ? PROC_FOREGROUND : PROC_DETACHED) |
+				((flags & USER_RUN_NICE) ? PROC_GIVE_NICE : 0));
 	kfree(a);
 	return rc;
 }
@@ -204,10 +217,10 @@ const char *user_strerror(int err)
 		[-ERR_NOMEM] = "out of memory", [-ERR_PERM] = "not allowed",
 		[-ERR_NOENT] = "no such program or name", [-ERR_SRCH] = "no such process",
 		[-ERR_CHILD] = "no child", [-ERR_BADH] = "bad handle", [-ERR_TIMEOUT] = "timed out",
-		[-ERR_DEAD] = "peer gone", [-ERR_NOSPC] = "table full", [-ERR_EXIST] = "exists",
+		[-ERR_DEAD] = "peer gone", [-ERR_NOSPC] = "system-wide limit reached", [-ERR_EXIST] = "exists",
 		[-ERR_MSGSIZE] = "message too big", [-ERR_NOREPLY] = "no call to reply to",
 		[-ERR_TOOBIG] = "too long", [-ERR_NOEXEC] = "not a valid program",
-		[-ERR_BUSY] = "busy",
+		[-ERR_BUSY] = "busy", [-ERR_LIMIT] = "over the process's limit",
 	};
 	if (err < 0 && -err < (int)(sizeof(text) / sizeof(text[0])) && text[-err])
 		return text[-err];

@@ -73,12 +73,13 @@ struct uthread *uthread_find(struct proc *p, uint32_t tid)
 	return NULL;
 }
 
-/* Unlinks ut from its process's list. user_lock held. */
-static void uthread_unlink(struct uthread *ut)
+/* See uproc.h. */
+void uthread_unlink_locked(struct proc *p, struct uthread *ut)
 {
-	for (struct uthread **pp = &ut->proc->threads; *pp; pp = &(*pp)->next) {
+	for (struct uthread **pp = &p->threads; *pp; pp = &(*pp)->next) {
 		if (*pp == ut) {
 			*pp = ut->next;
+			ulimit_uncharge(UL_THREADS, &p->use[UL_THREADS], 1);
 			return;
 		}
 	}
@@ -92,15 +93,11 @@ void uthread_free(struct uthread *ut)
 	kfree(ut);
 }
 
-/* Body of every user thread: records which kernel thread it is, then
- * enters user mode (unless its process is already being killed). */
+/* Body of every user thread: enters user mode (unless its process is
+ * already being killed). */
 static void uthread_main(void *arg)
 {
 	struct uthread *ut = arg;
-	uint64_t flags = spin_lock_irqsave(&user_lock);
-	ut->td = thread_current();
-	ut->tid = ut->td->id;
-	spin_unlock_irqrestore(&user_lock, flags);
 	user_return_check();
 	struct trap_frame tf = { .rip = ut->entry, .cs = USER_CS, .rflags = USER_RFLAGS,
 				 .rsp = ut->sp, .ss = USER_SS, .rdi = ut->arg0, .rsi = ut->arg1,
@@ -112,8 +109,8 @@ static void uthread_main(void *arg)
 /* See uproc.h. A new thread inherits its creator's nice value and CPU
  * mask when the creator is a thread of the same process (FreeBSD's
  * threads inherit the process's cpuset); ULE's fork inheritance of the
- * interactivity history comes with thread_create(). */
-int uthread_start(struct proc *p, struct uthread *ut, int first, uint32_t *tid)
+ * interactivity history comes with thread_prepare(). */
+struct thread *uthread_prepare(struct proc *p, struct uthread *ut, int first)
 {
 	struct uthread *self = uthread_self();
 	struct thread_attr attr = { .uth = ut };
@@ -121,49 +118,53 @@ int uthread_start(struct proc *p, struct uthread *ut, int first, uint32_t *tid)
 		attr.nice = self->td->ts.ts_nice;
 		attr.affinity = &self->td->ts.ts_mask;
 	}
-	int rc = 0;
-	uint64_t flags = spin_lock_irqsave(&user_lock);
-	if (!first && p->killed)
-		rc = ERR_SRCH;
-	else if (!first && p->nlive >= THREADS_MAX)
-		rc = ERR_NOSPC;
-	if (!rc) {
-		ut->proc = p;
-		ut->index = p->next_index++;
-		ut->next = p->threads;
-		p->threads = ut;
-		p->nlive++;
-	}
-	spin_unlock_irqrestore(&user_lock, flags);
-	if (rc) {
-		ut->proc = p;
-		uthread_free(ut);
-		return rc;
-	}
+	ut->proc = p;
+	ut->index = first ? 0 : __atomic_fetch_add(&p->next_index, 1, __ATOMIC_RELAXED);
 	char name[THREAD_NAME_MAX];
 	if (ut->index == 0)
 		ksnprintf(name, sizeof(name), "%s", p->name);
 	else
 		ksnprintf(name, sizeof(name), "%s/%u", p->name, ut->index);
-	struct thread *td = thread_create(name, uthread_main, ut, &attr);
-	if (!td) {
-		flags = spin_lock_irqsave(&user_lock);
-		uthread_unlink(ut);
-		p->nlive--;
+	return thread_prepare(name, uthread_main, ut, &attr);
+}
+
+/* See uproc.h. */
+int uthread_link_locked(struct proc *p, struct uthread *ut, struct thread *td, int first)
+{
+	if (!first && p->killed)
+		return ERR_SRCH;
+	int rc = ulimit_charge(UL_THREADS, &p->use[UL_THREADS], 1);
+	if (rc)
+		return rc;
+	if (first)
+		p->next_index = 1;
+	ut->td = td;
+	ut->tid = td->id;
+	ut->next = p->threads;
+	p->threads = ut;
+	p->nlive++;
+	return 0;
+}
+
+/* See uproc.h. The thread is made before the limits are checked, so a
+ * refusal costs one allocation and leaves nothing behind. */
+int uthread_start(struct proc *p, struct uthread *ut, uint32_t *tid)
+{
+	struct thread *td = uthread_prepare(p, ut, 0);
+	int rc = td ? 0 : ERR_NOMEM;
+	if (td) {
+		uint64_t flags = spin_lock_irqsave(&user_lock);
+		rc = uthread_link_locked(p, ut, td, 0);
 		spin_unlock_irqrestore(&user_lock, flags);
+	}
+	if (rc) {
+		if (td)
+			thread_discard(td);
 		uthread_free(ut);
-		return ERR_NOMEM;
+		return rc;
 	}
-	if (!first) {
-		/* td lives: the creator keeps p from the reaper, and only a
-		 * sibling who knows the tid could join it. */
-		flags = spin_lock_irqsave(&user_lock);
-		ut->td = td;
-		ut->tid = td->id;
-		spin_unlock_irqrestore(&user_lock, flags);
-		if (tid)
-			*tid = td->id;
-	}
+	*tid = ut->tid;   /* before launch: ut may be freed once it runs and is joined */
+	thread_launch(td);
 	return 0;
 }
 

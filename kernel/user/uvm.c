@@ -1,5 +1,5 @@
 /*
- * uvm.c — a process's address space (docs/userland.md, "Address spaces").
+ * uvm.c — a process's page tables (see uvm.h).
  *
  * Each process has its own 4-level page tables. The upper 256 PML4 entries
  * are copied from the kernel's, whose upper half never changes after
@@ -8,18 +8,21 @@
  * program's segment is executable, W only where writable; the kernel never
  * maps a page both. The layout is ulayout.h's.
  *
- * Pages are only ever added while a process lives; nothing is unmapped
- * before the process is gone. So no other CPU can hold a stale TLB entry
- * for a page that went back to the allocator (there is no TLB shootdown to
- * do): a thread's stack goes back to the process's own pool for its next
- * thread, and the whole space is freed once no thread of it runs on any
- * CPU (user_cpu_switch() loads another CR3 at every switch away from it).
+ * A page leaves an address space only through uvm_unmap_locked(): its
+ * entry is first marked not present (the address kept in it), then every
+ * CPU that runs on these page tables drops its TLB entries
+ * (user_cpu_flush_tlb()), and only then does the page go back to the
+ * allocator — no CPU can reach a page that another owner may already use.
  */
-#include "uproc.h"
+#include "uvm.h"
 #include "ulayout.h"
+#include "ulimit.h"
+#include <mosaic/syscall.h>
 #include <mm.h>
 #include <panic.h>
+#include <printk.h>
 #include <string.h>
+#include <user_cpu.h>
 
 #define PTE_P    (1ull << 0)
 #define PTE_W    (1ull << 1)
@@ -38,39 +41,59 @@ static unsigned uvm_index(uint64_t va, int level)
 	return (va >> (12 + 9 * (level - 1))) & 511;
 }
 
-/* See uproc.h. */
+/* A zeroed page charged to vm: its physical address, or 0 with *err set
+ * (ERR_LIMIT, ERR_NOSPC, ERR_NOMEM). */
+static uint64_t uvm_page_alloc(struct uvm *vm, int *err)
+{
+	int rc = ulimit_charge(UL_PAGES, &vm->pages, 1);
+	if (rc) {
+		*err = rc;
+		return 0;
+	}
+	uint64_t page = pmm_alloc_page();
+	if (!page) {
+		ulimit_uncharge(UL_PAGES, &vm->pages, 1);
+		*err = ERR_NOMEM;
+	}
+	return page;
+}
+
+/* Frees a page of vm and uncharges it. */
+static void uvm_page_free(struct uvm *vm, uint64_t phys)
+{
+	pmm_free_page(phys);
+	ulimit_uncharge(UL_PAGES, &vm->pages, 1);
+}
+
+/* See uvm.h. */
 int uvm_init(struct uvm *vm)
 {
 	memset(vm, 0, sizeof(*vm));
-	vm->pml4 = pmm_alloc_page();
+	int err = 0;
+	vm->pml4 = uvm_page_alloc(vm, &err);
 	if (!vm->pml4)
-		return ERR_NOMEM;
+		return err;
 	const uint64_t *kernel = uvm_table(vmm_kernel_cr3());
 	uint64_t *pml4 = uvm_table(vm->pml4);
 	for (unsigned i = PML4_USER_ENTRIES; i < 512; i++)
 		pml4[i] = kernel[i];
-	vm->pages = 1;
-	vm->map_next = USER_MAP_BASE;
 	vm->stack_next = USER_STACK_TOP;
 	mutex_init(&vm->lock, "uvm");
 	return 0;
 }
 
 /* The page-table entry of va, creating missing tables when create (NULL
- * when one is missing, or no page or no allowance is left for a new one).
- * Caller holds vm->lock when create. */
-static uint64_t *uvm_pte(struct uvm *vm, uint64_t va, int create)
+ * when one is missing, or a new one cannot be had: *err says why). Caller
+ * holds vm->lock when create. */
+static uint64_t *uvm_pte(struct uvm *vm, uint64_t va, int create, int *err)
 {
 	uint64_t table = vm->pml4;
 	for (int level = 4; level > 1; level--) {
 		uint64_t *e = &uvm_table(table)[uvm_index(va, level)];
 		if (!(*e & PTE_P)) {
-			if (!create || vm->pages >= USER_PAGES_MAX)
-				return NULL;
-			uint64_t page = pmm_alloc_page();
+			uint64_t page = create ? uvm_page_alloc(vm, err) : 0;
 			if (!page)
 				return NULL;
-			vm->pages++;
 			*e = page | PTE_P | PTE_W | PTE_U;
 		}
 		table = *e & PTE_ADDR;
@@ -78,29 +101,30 @@ static uint64_t *uvm_pte(struct uvm *vm, uint64_t va, int create)
 	return &uvm_table(table)[uvm_index(va, 1)];
 }
 
-/* uvm_map_zero() with vm->lock held. */
-static int uvm_map_zero_locked(struct uvm *vm, uint64_t va, uint64_t bytes, unsigned prot)
+/* See uvm.h. */
+int uvm_map_zero_locked(struct uvm *vm, uint64_t va, uint64_t bytes, unsigned prot)
 {
 	uint64_t flags = PTE_P | PTE_U | ((prot & UVM_WRITE) ? PTE_W : 0) |
 			 ((prot & UVM_EXEC) ? 0 : PTE_NX);
-	KASSERT(va % USER_PAGE == 0 && bytes % USER_PAGE == 0 && va + bytes <= USER_TOP &&
-		!((prot & UVM_WRITE) && (prot & UVM_EXEC)), "uvm: bad mapping %lx+%lx", va, bytes);
+	KASSERT(va % USER_PAGE == 0 && bytes % USER_PAGE == 0 && va <= USER_TOP &&
+		bytes <= USER_TOP - va && !((prot & UVM_WRITE) && (prot & UVM_EXEC)),
+		"uvm: bad mapping %lx+%lx", va, bytes);
+	int err = 0;
 	for (uint64_t off = 0; off < bytes; off += USER_PAGE) {
-		uint64_t *pte = uvm_pte(vm, va + off, 1);
+		uint64_t *pte = uvm_pte(vm, va + off, 1, &err);
 		if (!pte)
-			return ERR_NOMEM;
+			return err;
 		if (*pte & PTE_P)
 			continue;   /* a page two segments with the same permissions share */
-		uint64_t page = vm->pages < USER_PAGES_MAX ? pmm_alloc_page() : 0;
+		uint64_t page = uvm_page_alloc(vm, &err);
 		if (!page)
-			return ERR_NOMEM;
-		vm->pages++;
+			return err;
 		*pte = page | flags;
 	}
 	return 0;
 }
 
-/* See uproc.h. Pages already mapped are left as they are. */
+/* See uvm.h. */
 int uvm_map_zero(struct uvm *vm, uint64_t va, uint64_t bytes, unsigned prot)
 {
 	mutex_lock(&vm->lock);
@@ -109,7 +133,37 @@ int uvm_map_zero(struct uvm *vm, uint64_t va, uint64_t bytes, unsigned prot)
 	return rc;
 }
 
-/* See uproc.h. Through the direct map: no user address is dereferenced. */
+/* See uvm.h. Two passes over the range: the first marks each mapped entry
+ * not present, keeping its address (a not-present entry with an address
+ * exists only inside this call); after the TLB flush the second frees
+ * those pages and clears the entries. Missing tables are skipped. */
+void uvm_unmap_locked(struct uvm *vm, uint64_t va, uint64_t bytes)
+{
+	uint64_t marked = 0;
+	for (uint64_t off = 0; off < bytes; off += USER_PAGE) {
+		uint64_t *pte = uvm_pte(vm, va + off, 0, NULL);
+		if (pte && (*pte & PTE_P)) {
+			*pte &= ~PTE_P;
+			marked++;
+		}
+	}
+	if (!marked)
+		return;
+	int flushed = user_cpu_flush_tlb(vm->pml4) == 0;
+	if (!flushed)
+		printk("uvm: a CPU did not flush its TLB; %lu pages are kept out of use\n", marked);
+	for (uint64_t off = 0; off < bytes; off += USER_PAGE) {
+		uint64_t *pte = uvm_pte(vm, va + off, 0, NULL);
+		if (!pte || (*pte & PTE_P) || !(*pte & PTE_ADDR))
+			continue;
+		if (flushed)
+			pmm_free_page(*pte & PTE_ADDR);
+		ulimit_uncharge(UL_PAGES, &vm->pages, 1);
+		*pte = 0;
+	}
+}
+
+/* See uvm.h. Through the direct map: no user address is dereferenced. */
 int uvm_write(struct uvm *vm, uint64_t va, const void *src, uint64_t n)
 {
 	const uint8_t *s = src;
@@ -117,7 +171,7 @@ int uvm_write(struct uvm *vm, uint64_t va, const void *src, uint64_t n)
 	mutex_lock(&vm->lock);
 	while (n && !rc) {
 		uint64_t off = va % USER_PAGE, chunk = USER_PAGE - off < n ? USER_PAGE - off : n;
-		uint64_t *pte = va < USER_TOP ? uvm_pte(vm, va, 0) : NULL;
+		uint64_t *pte = va < USER_TOP ? uvm_pte(vm, va, 0, NULL) : NULL;
 		if (!pte || !(*pte & PTE_P)) {
 			rc = ERR_FAULT;
 			break;
@@ -131,73 +185,6 @@ int uvm_write(struct uvm *vm, uint64_t va, const void *src, uint64_t n)
 	return rc;
 }
 
-/* See uproc.h. Each mapping is followed by an unmapped page. */
-int64_t uvm_map_anon(struct uvm *vm, uint64_t bytes)
-{
-	if (bytes == 0 || bytes > (uint64_t)USER_PAGES_MAX * USER_PAGE)
-		return ERR_INVAL;
-	uint64_t size = (bytes + USER_PAGE - 1) & ~(USER_PAGE - 1);
-	mutex_lock(&vm->lock);
-	uint64_t va = vm->map_next;
-	int64_t rc = ERR_NOMEM;
-	if (size <= USER_MAP_LIMIT - va) {
-		vm->map_next = va + size + USER_PAGE;
-		rc = uvm_map_zero_locked(vm, va, size, UVM_WRITE);
-		if (rc == 0)
-			rc = (int64_t)va;
-	}
-	mutex_unlock(&vm->lock);
-	return rc;
-}
-
-/* See uproc.h. A new stack goes below the last one, with its own guard
- * page beneath; the record is published to the lock-free readers of
- * uvm_in_guard() only once complete. */
-struct ustack *uvm_stack_get(struct uvm *vm, uint64_t size)
-{
-	struct ustack *s;
-	mutex_lock(&vm->lock);
-	for (s = vm->stacks; s; s = s->next)
-		if (!s->in_use && s->size == size)
-			break;
-	if (!s) {
-		uint64_t top = vm->stack_next;
-		if (top - USER_STACK_LOW >= size + USER_PAGE && (s = kzalloc(sizeof(*s)))) {
-			vm->stack_next = top - size - USER_PAGE;
-			if (uvm_map_zero_locked(vm, top - size, size, UVM_WRITE) == 0) {
-				s->top = top;
-				s->size = size;
-				s->next = vm->stacks;
-				__atomic_store_n(&vm->stacks, s, __ATOMIC_RELEASE);
-			} else {
-				kfree(s);
-				s = NULL;
-			}
-		}
-	}
-	if (s)
-		s->in_use = 1;
-	mutex_unlock(&vm->lock);
-	return s;
-}
-
-/* See uproc.h. */
-void uvm_stack_put(struct uvm *vm, struct ustack *s)
-{
-	mutex_lock(&vm->lock);
-	s->in_use = 0;
-	mutex_unlock(&vm->lock);
-}
-
-/* See uproc.h. */
-int uvm_in_guard(struct uvm *vm, uint64_t addr)
-{
-	for (const struct ustack *s = __atomic_load_n(&vm->stacks, __ATOMIC_ACQUIRE); s; s = s->next)
-		if (addr >= s->top - s->size - USER_PAGE && addr < s->top - s->size)
-			return 1;
-	return 0;
-}
-
 /* Frees the table at phys of the given level and everything below it. */
 static void uvm_free_table(struct uvm *vm, uint64_t phys, int level)
 {
@@ -207,29 +194,23 @@ static void uvm_free_table(struct uvm *vm, uint64_t phys, int level)
 			continue;
 		if (level > 1)
 			uvm_free_table(vm, t[i] & PTE_ADDR, level - 1);
-		else {
-			pmm_free_page(t[i] & PTE_ADDR);
-			vm->pages--;
-		}
+		else
+			uvm_page_free(vm, t[i] & PTE_ADDR);
 	}
-	pmm_free_page(phys);
-	vm->pages--;
+	uvm_page_free(vm, phys);
 }
 
-/* See uproc.h. */
+/* See uvm.h. No CPU runs on these tables any more (every thread of the
+ * space has switched away for good), so nothing needs a TLB flush. */
 void uvm_free(struct uvm *vm)
 {
 	uint64_t *pml4 = uvm_table(vm->pml4);
 	for (unsigned i = 0; i < PML4_USER_ENTRIES; i++)
 		if (pml4[i] & PTE_P)
 			uvm_free_table(vm, pml4[i] & PTE_ADDR, 3);
-	pmm_free_page(vm->pml4);
-	vm->pages--;
+	uvm_page_free(vm, vm->pml4);
 	KASSERT(vm->pages == 0, "uvm: %u pages unaccounted after freeing", vm->pages);
-	while (vm->stacks) {
-		struct ustack *s = vm->stacks;
-		vm->stacks = s->next;
-		kfree(s);
-	}
+	uvm_regions_free(vm);
+	uvm_stacks_free(vm);
 	vm->pml4 = 0;
 }

@@ -79,8 +79,10 @@ static void test_spawn_req(void **state)
 	r.nhandles = SPAWN_HANDLES_MAX + 1;
 	assert_int_equal(ucheck_spawn_req(&r), ERR_TOOBIG);
 	r.nhandles = SPAWN_HANDLES_MAX;
-	r.flags = 2;
+	r.flags = 4;
 	assert_int_equal(ucheck_spawn_req(&r), ERR_INVAL);
+	r.flags = SPAWN_CAP_NICE;
+	assert_int_equal(ucheck_spawn_req(&r), 0);
 	r.flags = SPAWN_WAIT_READY;
 	r.reserved = 1;
 	assert_int_equal(ucheck_spawn_req(&r), ERR_INVAL);

@@ -64,6 +64,12 @@ int cpu_info(unsigned cpu, struct cpu_info *out);
  * counted (at least ns: a step can run past its target) or an error < 0. */
 int64_t work(uint64_t ns);
 void *vm_map(uint64_t bytes);
+/* Give back the memory of vm_map() in [addr, addr + bytes): 0 or an error. */
+int vm_unmap(void *addr, uint64_t bytes);
+/* Tests only (sysctl debug.fail_nth=1): the calling thread's n-th kernel
+ * allocation from now fails; returns the count that was left (0: the
+ * armed failure happened), or ERR_PERM when not allowed. */
+int64_t fail_nth(uint32_t n);
 
 /* ---- IPC ---- */
 /* One message: a label and four words travel in registers; buf/len is an

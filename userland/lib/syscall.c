@@ -113,6 +113,9 @@ void *vm_map(uint64_t bytes)
 	return r < 0 ? NULL : (void *)r;
 }
 
+int vm_unmap(void *addr, uint64_t bytes) { return (int)SC2(SYS_VM_UNMAP, addr, bytes); }
+int64_t fail_nth(uint32_t n) { return SC1(SYS_FAIL_NTH, n); }
+
 int ep_create(void) { return (int)SC0(SYS_EP_CREATE); }
 int handle_close(int h) { return (int)SC1(SYS_HANDLE_CLOSE, h); }
 int svc_publish(int h, const char *name) { return (int)SC2(SYS_SVC_PUBLISH, h, name); }

@@ -96,6 +96,30 @@ void user_cpu_switch(struct thread *prev, struct thread *next)
 		write_cr3(cr3);
 }
 
+/* smp_call_on()'s handler of user_cpu_flush_tlb(): a CPU running on the
+ * page tables *arg reloads CR3, which drops their TLB entries (no PCIDs:
+ * every non-global entry goes). Interrupts off. */
+static void user_cpu_flush_one(void *arg)
+{
+	uint64_t cr3 = *(const uint64_t *)arg;
+	if (read_cr3() == cr3)
+		write_cr3(cr3);
+}
+
+/* See user_cpu.h. Preemption stays off so that the caller's own CPU is
+ * the one smp_call_on() runs directly; a CPU that switches to these page
+ * tables after the entries were cleared loads them fresh. */
+int user_cpu_flush_tlb(uint64_t cr3)
+{
+	int rc = 0;
+	preempt_disable();
+	for (unsigned cpu = 0; cpu < smp_cpu_count(); cpu++)
+		if (smp_cpu_online(cpu) && smp_call_on(cpu, user_cpu_flush_one, &cr3))
+			rc = -1;
+	preempt_enable();
+	return rc;
+}
+
 /* See user_cpu.h. */
 int user_copy_fixup(struct trap_frame *tf)
 {

@@ -32,6 +32,12 @@ void user_cpu_init(struct user_cpu_features *out);
  * calls from user mode (TSS.RSP0, percpu kernel_rsp); a kernel thread gets
  * the kernel's page tables. Interrupts off. */
 void user_cpu_switch(struct thread *prev, struct thread *next);
+/* After entries of the page tables cr3 were cleared (kernel/user/uvm.c):
+ * every online CPU running on them reloads CR3, so none keeps a
+ * translation to a page about to be freed. 0, or -1 when a CPU did not
+ * answer (smp_call_on(); the caller must not reuse the pages). Thread
+ * context, interrupts on, no spinlock held. */
+int user_cpu_flush_tlb(uint64_t cr3);
 /* Enter user mode with tf's registers; never returns (syscall.asm).
  * Interrupts off. */
 void arch_user_return(struct trap_frame *tf) __attribute__((noreturn));
