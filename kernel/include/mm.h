@@ -105,6 +105,9 @@ int vmm_map_page(uint64_t virt, uint64_t phys, unsigned flags);
 uint64_t vmm_unmap_page(uint64_t virt);
 /* Physical address that virt maps to, or 0 if unmapped. */
 uint64_t vmm_translate(uint64_t virt);
+/* Bytes of page-table pages the kernel's tables have grown by (the heap
+ * and the kernel stacks map new ranges; table pages are never freed). */
+uint64_t vmm_table_bytes(void);
 /* CR3 value of the kernel page tables. */
 uint64_t vmm_kernel_cr3(void);
 /* A separate page table for calling UEFI runtime services in physical mode:

@@ -157,6 +157,15 @@ uint64_t vmm_translate(uint64_t virt)
 }
 
 /* See mm.h. */
+uint64_t vmm_table_bytes(void)
+{
+	uint64_t irq = mm_lock(&vmm_lock);
+	uint64_t n = pt_tables();
+	mm_unlock(&vmm_lock, irq);
+	return n * PAGE_SIZE;
+}
+
+/* See mm.h. */
 uint64_t vmm_kernel_cr3(void)
 {
 	return kernel_root;

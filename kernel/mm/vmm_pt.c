@@ -16,6 +16,14 @@ static unsigned pt_index(uint64_t virt, int level)
 	return (virt >> (12 + 9 * (level - 1))) & 511;
 }
 
+static uint64_t pt_tables_made;   /* callers' serialization */
+
+/* See vmm_pt.h. */
+uint64_t pt_tables(void)
+{
+	return pt_tables_made;
+}
+
 /* See vmm_pt.h. Intermediate entries are present and writable; the leaf
  * decides permissions (NX, W) alone. */
 uint64_t *pt_entry(uint64_t root, uint64_t virt, int level, int create)
@@ -30,6 +38,7 @@ uint64_t *pt_entry(uint64_t root, uint64_t virt, int level, int create)
 
 			if (!create || !(page = pmm_alloc_page()))
 				return NULL;
+			pt_tables_made++;
 			*e = page | PTE_P | PTE_W;
 		} else if (*e & PTE_PS) {
 			return NULL;

@@ -36,6 +36,8 @@ int pt_map(uint64_t root, uint64_t virt, uint64_t phys, uint64_t flags);
  * and what is left allow, 4 KiB pages elsewhere. Pages already mapped are
  * left as they are. Panics when out of memory. */
 void pt_map_range(uint64_t root, uint64_t virt, uint64_t phys, uint64_t size, uint64_t flags);
+/* Table pages pt_entry() has made so far (they are never freed). */
+uint64_t pt_tables(void);
 /* Physical address virt maps to under root, 0 if unmapped. */
 uint64_t pt_translate(uint64_t root, uint64_t virt);
 

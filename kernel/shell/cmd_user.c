@@ -132,8 +132,9 @@ void cmd_ps_procs(void)
 
 /* `ustat`: what user mode holds, for checking that nothing leaks: the
  * processes and their pages, the threads, and the kernel's memory in use
- * without its reserves (the heap's free blocks and the pool of kernel
- * stacks kept for new threads), which must come back to the same value
+ * without its reserves (the heap's free blocks, the pool of kernel stacks
+ * kept for new threads and the kernel's page-table pages, which only grow
+ * to the most ever used at once), which must come back to the same value
  * once programs have ended; then each limit of user objects with its use
  * and refusals. Shell thread. */
 static int cmd_ustat(int argc, char **argv)
@@ -148,11 +149,12 @@ static int cmd_ustat(int argc, char **argv)
 	pmm_get_stats(&p);
 	heap_get_stats(&h);
 	uint64_t pooled = thread_pool_stacks() * THREAD_STACK_PAGES * 4096;
-	uint64_t net = p.total_bytes - p.free_bytes - h.arena_bytes + h.used_bytes - pooled;
+	uint64_t tables = vmm_table_bytes();
+	uint64_t net = p.total_bytes - p.free_bytes - h.arena_bytes + h.used_bytes - pooled - tables;
 	printk("ustat: processes %lu, user pages %lu, threads live %lu, heap allocations %lu, "
-	       "memory in use %lu bytes (without %lu bytes of pooled stacks and %lu of free "
-	       "heap)\n", procs, pages, created - freed, h.allocations, net, pooled,
-	       h.arena_bytes - h.used_bytes);
+	       "memory in use %lu bytes (without %lu bytes of pooled stacks, %lu of free heap and "
+	       "%lu of kernel page tables)\n", procs, pages, created - freed, h.allocations, net,
+	       pooled, h.arena_bytes - h.used_bytes, tables);
 	user_print_limits();
 	return 0;
 }

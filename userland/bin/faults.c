@@ -2,9 +2,21 @@
  * own, which the kernel must end with a report while everything else runs
  * on:  faults          runs every case and checks how each child ended
  *      faults CASE     does one case (ptr, kptr, jump, nx, stack, ud, div,
- *                      syscall).
- * `syscall` is not a fault: bad system-call numbers and pointers must come
- * back as errors (ERR_NOSYS, ERR_FAULT) and the child exits 0. */
+ *                      syscall, vmwalk, spawnrace).
+ * The last three are not faults: the child must exit 0.
+ *  - syscall: bad system-call numbers and pointers come back as errors
+ *    (ERR_NOSYS, ERR_FAULT).
+ *  - vmwalk: SYS_VM_MAP calls that fail must not move where the next
+ *    mapping goes. It repeats what once stopped the kernel: 64 MiB
+ *    mappings over the process's page limit until a cursor that advanced
+ *    on every failure would have reached the end of the map area, exactly
+ *    the remainder, then on past the end (where that cursor walked over
+ *    the stacks into a kernel assertion); then a small mapping must land
+ *    at the lowest free address and be usable.
+ *  - spawnrace: a spawn that fails half-way (each of its kernel
+ *    allocations made to fail in turn, SYS_FAIL_NTH: needs `sysctl
+ *    debug.fail_nth=1`) must never show its child to a sibling thread
+ *    waiting in SYS_WAIT(-1) (it once could reap and free it first). */
 #include <stdio.h>
 #include <string.h>
 #include <mosaic.h>
@@ -26,6 +38,8 @@ static const struct fcase cases[] = {
 	{ "ud", 1, "illegal instruction" },
 	{ "div", 1, "divide by zero" },
 	{ "syscall", 0, "bad system-call numbers and pointers return errors" },
+	{ "vmwalk", 0, "failed SYS_VM_MAP calls move nothing" },
+	{ "spawnrace", 0, "a half-built child is never seen by SYS_WAIT" },
 };
 #define NCASES (sizeof(cases) / sizeof(cases[0]))
 
@@ -72,7 +86,115 @@ static int bad_syscalls(void)
 	return bad;
 }
 
-/* Does case name; returns only for `syscall` (its exit status). */
+#define MAP_AREA_BASE  0x100000000ull      /* ulayout.h: USER_MAP_BASE */
+#define MAP_AREA_LIMIT 0x400000000000ull   /* USER_MAP_LIMIT */
+#define USER_HALF_TOP  0x7ffffffff000ull   /* USER_TOP */
+#define BIG_MAP        (64ull << 20)
+
+/* vmwalk: 0 if every failed mapping left the next one where it belongs. */
+static int vm_walk(void)
+{
+	uint64_t step = BIG_MAP + 4096, calls = 0;
+	int64_t first = syscall6(SYS_VM_MAP, BIG_MAP, 0, 0, 0, 0, 0);
+	if (first >= 0) {
+		printf("faults: vmwalk: a 64 MiB mapping fit (the page limit is higher?)\n");
+		return 1;
+	}
+	/* Where a cursor advancing by size + guard on each failure would be. */
+	for (uint64_t at = MAP_AREA_BASE + step; at + step <= MAP_AREA_LIMIT; at += step, calls++) {
+		int64_t r = syscall6(SYS_VM_MAP, BIG_MAP, 0, 0, 0, 0, 0);
+		if (r != first) {
+			printf("faults: vmwalk: call %lu returned %s, the first %s\n", calls,
+			       strerror((int)r), strerror((int)first));
+			return 1;
+		}
+	}
+	uint64_t rest = MAP_AREA_LIMIT - (MAP_AREA_BASE + (calls + 1) * step);
+	int64_t r = syscall6(SYS_VM_MAP, rest, 0, 0, 0, 0, 0);
+	if (r >= 0)   /* small enough to fit the page limit: a real mapping */
+		vm_unmap((void *)r, rest);
+	for (uint64_t at = MAP_AREA_LIMIT + 4096; at < USER_HALF_TOP; at += step, calls++)
+		syscall6(SYS_VM_MAP, BIG_MAP, 0, 0, 0, 0, 0);
+	int64_t small = syscall6(SYS_VM_MAP, 4096, 0, 0, 0, 0, 0);
+	if (small < (int64_t)MAP_AREA_BASE || small >= (int64_t)MAP_AREA_LIMIT) {
+		printf("faults: vmwalk: after %lu failed calls a page mapping returned %lx\n", calls,
+		       (uint64_t)small);
+		return 1;
+	}
+	*(volatile uint64_t *)small = 42;
+	vm_unmap((void *)small, 4096);
+	int64_t again = syscall6(SYS_VM_MAP, 4096, 0, 0, 0, 0, 0);
+	if (again != small) {
+		printf("faults: vmwalk: a page unmapped at %lx was not reused (%lx)\n",
+		       (uint64_t)small, (uint64_t)again);
+		return 1;
+	}
+	printf("faults: vmwalk: %lu failed 64 MiB mappings (%s), then a page at %lx, reused after "
+	       "unmapping\n", calls + 2, strerror((int)first), (uint64_t)small);
+	return 0;
+}
+
+static volatile int race_over, race_bad;
+
+/* spawnrace's sibling: collects any child the moment it is visible; one
+ * whose end says nothing (how 0) was never a started process. */
+static uint64_t race_waiter(void *arg)
+{
+	(void)arg;
+	while (!race_over) {
+		struct wait_info wi = { 0 };
+		int pid = wait(-1, &wi, 0);
+		if (pid > 0 && wi.how == 0) {
+			printf("faults: spawnrace: collected pid %d with no end recorded\n", pid);
+			race_bad = 1;
+		}
+	}
+	return 0;
+}
+
+/* spawnrace: 0 if no failed spawn was ever visible. */
+static int spawn_race(void)
+{
+	if (fail_nth(0) == ERR_PERM) {
+		printf("faults: spawnrace: needs sysctl debug.fail_nth=1\n");
+		return 4;
+	}
+	int tid = thread_create(race_waiter, NULL, 0);
+	if (tid < 0) {
+		printf("faults: spawnrace: no waiter thread: %s\n", strerror(tid));
+		return 1;
+	}
+	const char *args[] = { "hello", "race" };
+	unsigned failed = 0, points = 0;
+	for (int round = 0; round < 3; round++) {
+		for (uint32_t n = 1; n < 100000; n++) {
+			fail_nth(n);
+			int pid = spawn("hello", 2, args, NULL, NULL, 0, 0, 0);
+			int64_t left = fail_nth(0);
+			if (pid < 0 && pid != ERR_NOMEM) {
+				printf("faults: spawnrace: allocation %u failed the spawn with %s\n", n,
+				       strerror(pid));
+				race_bad = 1;
+			}
+			failed += pid < 0;
+			if (left > 0) {   /* the spawn made fewer than n allocations */
+				points = n - 1;
+				break;
+			}
+		}
+	}
+	race_over = 1;
+	thread_join(tid, NULL, IPC_FOREVER);
+	while (wait(-1, NULL, 5000000000ull) > 0)
+		;
+	printf("faults: spawnrace: each of the %u allocations of a spawn failed in turn (%u failed "
+	       "spawns), %s\n", points, failed,
+	       race_bad ? "SEEN by the waiting sibling" : "none seen by the waiting sibling");
+	return race_bad;
+}
+
+/* Does case name; returns only for the cases that must not fault (their
+ * exit status). */
 static int do_case(const char *name)
 {
 	if (strcmp(name, "ptr") == 0)
@@ -94,6 +216,10 @@ static int do_case(const char *name)
 		sink = q;
 	} else if (strcmp(name, "syscall") == 0)
 		return bad_syscalls();
+	else if (strcmp(name, "vmwalk") == 0)
+		return vm_walk();
+	else if (strcmp(name, "spawnrace") == 0)
+		return spawn_race();
 	else {
 		printf("faults: unknown case '%s'\n", name);
 		return 2;
