@@ -47,10 +47,16 @@ int xhci_ring_alloc(struct xhci *hc, struct xhci_ring *r)
 	return r->trb ? 0 : -1;
 }
 
-/* Close the current pass with a Link TRB at idx (any slot may hold one). */
+/* Close the current pass with a Link TRB at idx (any slot may hold one).
+ * The slots after it still hold TRBs of earlier passes, whose cycle bits
+ * the next pass could take for its own; each gets this pass's bit, so the
+ * controller stops there until the next pass writes them (it consumed
+ * them in an earlier pass, unless the ring overflowed). */
 static void ring_wrap(struct xhci_ring *r)
 {
 	volatile struct xhci_trb *t = &r->trb[r->idx];
+	for (uint32_t i = r->idx + 1; i <= LINK_SLOT; i++)
+		r->trb[i].control = r->cycle;
 	t->param = r->phys;
 	t->status = 0;
 	__atomic_thread_fence(__ATOMIC_RELEASE);
