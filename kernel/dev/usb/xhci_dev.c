@@ -14,14 +14,32 @@
 #define REPORT_OFFSET      2048            /* reports live in the second half of dev->buf */
 #define MAX_REPORT_ERRORS  16
 
+/* One endpoint command for endpoint dci of dev (Reset Endpoint, Set TR
+ * Dequeue Pointer); its completion code is not needed. USB thread. */
+static void ep_command(struct usb_dev *dev, uint32_t type, unsigned dci, uint64_t param)
+{
+	xhci_command(dev->hc, param, TRB_TYPE(type) | TRB_SLOT(dev->slot) | TRB_EP(dci), 500);
+}
+
 /* Reset endpoint dci of dev after it halted (xHCI 1.2, 4.6.8) and have it
  * resume at deq, a TRB address with the cycle state in bit 0 (Set TR
  * Dequeue Pointer, 4.6.10). Ringing its doorbell is left to the caller.
  * USB thread. */
 static void ep_reset(struct usb_dev *dev, unsigned dci, uint64_t deq)
 {
-	xhci_command(dev->hc, 0, TRB_TYPE(TRB_RESET_EP) | TRB_SLOT(dev->slot) | TRB_EP(dci), 500);
-	xhci_command(dev->hc, deq, TRB_TYPE(TRB_SET_DEQUEUE) | TRB_SLOT(dev->slot) | TRB_EP(dci), 500);
+	ep_command(dev, TRB_RESET_EP, dci, 0);
+	ep_command(dev, TRB_SET_DEQUEUE, dci, deq);
+}
+
+/* A stale event said EP0 halted on a transfer given up on: reset it and
+ * resume at the transfer under way, or after it if that one ended during
+ * the reset (it halted EP0 itself); then ring. USB thread. */
+static void ep0_recover(struct usb_dev *dev)
+{
+	ep_command(dev, TRB_RESET_EP, 1, 0);
+	ep_command(dev, TRB_SET_DEQUEUE, 1, dev->ctl_open ? dev->ctl_setup_trb | dev->ctl_cycle
+							  : xhci_ring_next_ptr(&dev->ep0));
+	xhci_ring_doorbell(dev->hc, dev->slot, 1);
 }
 
 /* See xhci.h. Returns the completion code (0 on timeout); *got receives
@@ -52,10 +70,9 @@ int xhci_control(struct usb_dev *dev, uint8_t type, uint8_t req, uint16_t value,
 	xhci_ring_doorbell(hc, dev->slot, 1);
 	uint64_t deadline = time_ns() + CONTROL_TIMEOUT_MS * 1000000ull;
 	for (;;) {
-		if (dev->ctl_halted) {
+		if (dev->ctl_open && dev->ctl_halted) {
 			dev->ctl_halted = 0;
-			ep_reset(dev, 1, dev->ctl_setup_trb | dev->ctl_cycle);
-			xhci_ring_doorbell(hc, dev->slot, 1);
+			ep0_recover(dev);
 		}
 		if (!dev->ctl_open)
 			break;
@@ -69,6 +86,7 @@ int xhci_control(struct usb_dev *dev, uint8_t type, uint8_t req, uint16_t value,
 		usb_sleep_ms(1);
 		xhci_poll_events(hc);
 	}
+	dev->ctl_halted = 0;              /* EP0 ran this transfer: no older one holds it */
 	if (got)
 		*got = dev->ctl_residual > len ? 0 : len - dev->ctl_residual;
 	if (xhci_cc_halts(dev->ctl_cc))   /* EP0 halted on this transfer: resume at our enqueue */
