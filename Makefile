@@ -187,6 +187,9 @@ UNIT_SRCS_witness := kernel/arch/x86_64/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c kernel/dev/keymap.c
 UNIT_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
+XHCI_TEST_SRCS := kernel/dev/usb/xhci_ring.c kernel/dev/usb/xhci_dev.c tests/unit/xhci_fake.c \
+                  tests/unit/xhci_fake_ep.c tests/unit/xhci_fake_model.c
+UNIT_SRCS_xhci := $(XHCI_TEST_SRCS)
 UNIT_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 UNIT_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 UNIT_SRCS_clock_choice := kernel/arch/x86_64/clock_choice.c
