@@ -187,6 +187,9 @@ UNIT_SRCS_witness := kernel/arch/x86_64/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c kernel/dev/keymap.c
 UNIT_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
+XHCI_TEST_SRCS := kernel/dev/usb/xhci_ring.c kernel/dev/usb/xhci_dev.c tests/unit/xhci_fake.c \
+                  tests/unit/xhci_fake_ep.c tests/unit/xhci_fake_model.c
+UNIT_SRCS_xhci := $(XHCI_TEST_SRCS)
 UNIT_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 UNIT_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 UNIT_SRCS_clock_choice := kernel/arch/x86_64/clock_choice.c
@@ -286,6 +289,7 @@ FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
 FUZZ_SRCS_bench_stats := $(BENCH_SRCS)
 FUZZ_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c
 FUZZ_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
+FUZZ_SRCS_xhci := $(XHCI_TEST_SRCS)
 FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 FUZZ_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
@@ -306,6 +310,7 @@ $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
 $(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
+$(BUILD)/fuzz/fuzz_xhci: FUZZ_CFLAGS += -Itests/unit
 
 # ---------------------------------------------------------------- host helpers of tests/host/
 # build/host/bench_stats_cli: the kernel's benchmark statistics and report on

@@ -151,8 +151,9 @@ static int cmd_usb(int argc, char **argv)
 	}
 	for (int i = 0; i < controller_count; i++) {
 		struct xhci *hc = &controllers[i];
-		printk("xhci %s: %u ports, interrupts %s (%lu), %lu events, %lu port changes\n",
-		       hc->name, hc->max_ports, hc->irq_mode, hc->irqs, hc->events, hc->port_changes);
+		printk("xhci %s: %u ports, interrupts %s (%lu), %lu events, %lu port changes, "
+		       "%lu stale events\n", hc->name, hc->max_ports, hc->irq_mode, hc->irqs, hc->events,
+		       hc->port_changes, hc->stale_events);
 		uint64_t flags = spin_lock_irqsave(&usb_table_lock);
 		for (unsigned p = 1; p <= hc->max_ports; p++) {
 			struct usb_dev *d = hc->port_dev[p - 1];

@@ -47,16 +47,21 @@ struct usb_dev {
 	struct xhci_ring ep0;
 	uint8_t *buf;                   /* control data (first half), reports (second) */
 	uint64_t buf_phys;
-	/* the control transfer under way */
-	uint64_t ctl_data_trb, ctl_status_trb;
-	volatile int ctl_done;
+	/* the control transfer under way: the physical addresses of its TRBs
+	 * (no data TRB when ctl_len is 0) and their cycle bit; its events are
+	 * accepted while ctl_open, every other EP0 event is stale */
+	uint64_t ctl_setup_trb, ctl_data_trb, ctl_status_trb;
+	uint32_t ctl_cycle;
+	uint16_t ctl_len;
+	int ctl_open;
 	uint32_t ctl_cc, ctl_residual;
+	int ctl_halted;                 /* a stale event halted EP0: xhci_control() resets it */
 	/* the keyboard's interrupt IN endpoint */
 	uint8_t kbd_dci, kbd_interface;
 	struct xhci_ring intr;
 	uint16_t kbd_mps;               /* bytes asked for per report (the packet size) */
-	uint64_t intr_trb;              /* the outstanding report TRB */
-	volatile int intr_reset;        /* halted: reset by xhci_dev_service() */
+	uint64_t intr_trb;              /* the outstanding report TRB, 0 none */
+	int intr_reset;                 /* halted: reset by xhci_dev_service() */
 	uint32_t intr_errors;           /* consecutive failed reports */
 	struct usb_kbd *kbd;
 };
@@ -84,6 +89,7 @@ struct xhci {
 	const char *irq_mode;           /* "MSI-X", "MSI" or "polling" */
 	volatile uint64_t irqs;
 	uint64_t events, port_changes;
+	uint64_t stale_events;          /* transfer and command events for nothing under way */
 };
 
 /* xhci.c: controller bring-up and register helpers */
@@ -97,6 +103,7 @@ void xhci_irq_ack(struct xhci *hc);
 int xhci_ring_alloc(struct xhci *hc, struct xhci_ring *r);
 void xhci_ring_reserve(struct xhci_ring *r, unsigned n);
 uint64_t xhci_ring_push(struct xhci_ring *r, uint64_t param, uint32_t status, uint32_t control);
+uint64_t xhci_ring_next_ptr(const struct xhci_ring *r);
 void xhci_poll_events(struct xhci *hc);
 int xhci_command(struct xhci *hc, uint64_t param, uint32_t control, uint32_t timeout_ms);
 void *xhci_dma_page(struct xhci *hc, uint64_t *phys);
@@ -156,6 +163,16 @@ void usbkbd_print(void);
 #define CC_TRANSACTION   4
 #define CC_STALL         6
 #define CC_SHORT_PACKET  13
+#define CC_SPLIT_TRANSACTION 36
+
+/* 1 when a transfer completing with code cc has left its endpoint Halted
+ * (xHCI 1.2, 4.10.2: Babble, USB Transaction, Stall and Split Transaction
+ * errors); it needs Reset Endpoint and Set TR Dequeue Pointer (4.6.8,
+ * 4.6.10) before it runs again. Pure. */
+static inline int xhci_cc_halts(uint32_t cc)
+{
+	return cc == CC_BABBLE || cc == CC_TRANSACTION || cc == CC_STALL || cc == CC_SPLIT_TRANSACTION;
+}
 
 /* PORTSC (xHCI 1.2, 5.4.8) */
 #define PORTSC_CCS   (1u << 0)

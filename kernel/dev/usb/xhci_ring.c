@@ -47,10 +47,16 @@ int xhci_ring_alloc(struct xhci *hc, struct xhci_ring *r)
 	return r->trb ? 0 : -1;
 }
 
-/* Close the current pass with a Link TRB at idx (any slot may hold one). */
+/* Close the current pass with a Link TRB at idx (any slot may hold one).
+ * The slots after it still hold TRBs of earlier passes, whose cycle bits
+ * the next pass could take for its own; each gets this pass's bit, so the
+ * controller stops there until the next pass writes them (it consumed
+ * them in an earlier pass, unless the ring overflowed). */
 static void ring_wrap(struct xhci_ring *r)
 {
 	volatile struct xhci_trb *t = &r->trb[r->idx];
+	for (uint32_t i = r->idx + 1; i <= LINK_SLOT; i++)
+		r->trb[i].control = r->cycle;
 	t->param = r->phys;
 	t->status = 0;
 	__atomic_thread_fence(__ATOMIC_RELEASE);
@@ -81,11 +87,23 @@ uint64_t xhci_ring_push(struct xhci_ring *r, uint64_t param, uint32_t status, ui
 	return phys;
 }
 
-/* A Command Completion Event: the command under way is done. */
+/* See xhci.h: the address of the next TRB to be written with the ring's
+ * cycle state in bit 0, the TR Dequeue Pointer (xHCI 1.2, 6.4.3.9) that
+ * skips everything queued so far. */
+uint64_t xhci_ring_next_ptr(const struct xhci_ring *r)
+{
+	return (r->phys + (uint64_t)r->idx * sizeof(struct xhci_trb)) | r->cycle;
+}
+
+/* A Command Completion Event (its Command TRB Pointer is the command's
+ * physical address, xHCI 1.2, 6.4.2.2): the command under way is done.
+ * Any other completion (a command given up on, a duplicate) is stale. */
 static void command_event(struct xhci *hc, const struct xhci_trb *ev)
 {
-	if (ev->param != hc->cmd_trb || hc->cmd_done)
+	if (ev->param != hc->cmd_trb || hc->cmd_done) {
+		hc->stale_events++;
 		return;
+	}
 	hc->cmd_cc = ev->status >> 24;
 	hc->cmd_slot = (uint8_t)(ev->control >> 24);
 	__atomic_store_n(&hc->cmd_done, 1, __ATOMIC_RELEASE);
@@ -138,8 +156,9 @@ void xhci_poll_events(struct xhci *hc)
 }
 
 /* See xhci.h. Runs one command and waits for its completion; returns the
- * completion code (0 after the timeout, logged). The slot id of Enable
- * Slot is left in hc->cmd_slot. */
+ * completion code (0 after the timeout, logged: its completion, should it
+ * come later, is stale). The slot id of Enable Slot is left in
+ * hc->cmd_slot. */
 int xhci_command(struct xhci *hc, uint64_t param, uint32_t control, uint32_t timeout_ms)
 {
 	hc->cmd_done = 0;
@@ -151,6 +170,7 @@ int xhci_command(struct xhci *hc, uint64_t param, uint32_t control, uint32_t tim
 		if (__atomic_load_n(&hc->cmd_done, __ATOMIC_ACQUIRE))
 			return (int)hc->cmd_cc;
 		if (time_ns() > deadline) {
+			hc->cmd_done = 1;
 			printk("xhci %s: command type %u got no answer in %u ms\n", hc->name,
 			       TRB_TYPE_OF(control), timeout_ms);
 			return 0;
