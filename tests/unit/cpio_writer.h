@@ -17,16 +17,18 @@ struct cpio_out {
 
 /* The CPIO_HEADER characters of a newc header with these fields (ino 1,
  * nlink 1, every other field 0) into h, NUL-terminated: the magic, then
- * each field as eight upper-case hex digits. */
+ * thirteen fields of eight upper-case hex digits. */
 static inline void cpio_header(char h[CPIO_HEADER + 1], uint32_t mode, uint32_t filesize,
 			       uint32_t namesize, uint32_t check)
 {
-	const uint32_t fields[13] = { 1, mode, 0, 0, 1, 0, filesize, 0, 0, 0, 0, namesize, check };
-	memcpy(h, "070701", 6);
-	for (int i = 0; i < 13; i++)
+	static const char fixed[CPIO_HEADER + 1] =
+		"070701" "00000001" "00000000" "00000000" "00000000" "00000001" "00000000"
+		"00000000" "00000000" "00000000" "00000000" "00000000" "00000000" "00000000";
+	const uint32_t field[4] = { 1, 6, 11, 12 }, value[4] = { mode, filesize, namesize, check };
+	memcpy(h, fixed, sizeof(fixed));
+	for (int i = 0; i < 4; i++)
 		for (int d = 0; d < 8; d++)
-			h[6 + 8 * i + d] = "0123456789ABCDEF"[fields[i] >> (28 - 4 * d) & 15];
-	h[CPIO_HEADER] = 0;
+			h[6 + 8 * field[i] + d] = "0123456789ABCDEF"[value[i] >> (28 - 4 * d) & 15];
 }
 
 /* Appends one entry (mode 0100644 unless given) of size data bytes, writing
