@@ -301,7 +301,8 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(
 $(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot -Ikernel/user
 $(BUILD)/fuzz/fuzz_video: FUZZ_CFLAGS += -Iboot
 $(BUILD)/fuzz/fuzz_archive $(BUILD)/fuzz/fuzz_uargs: FUZZ_CFLAGS += -Ikernel/user -Itests/unit
-$(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h
+$(BUILD)/fuzz/fuzz_archive: tests/fuzz/archive_model.h
+$(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h tests/fuzz/elf_model.h
 $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
 $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
 $(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_64 -Itools/cpuid-replay

@@ -1,12 +1,16 @@
 /*
  * Host tests for the loader's kernel ELF checks (boot/elf_check.c): a
  * small well-formed kernel image is accepted with the right layout, and
- * each broken variant is refused with a message saying what is wrong.
+ * each broken variant is refused with a message saying what is wrong. At
+ * each limit (segment count, span, the top of the address space, e_phnum,
+ * the file's end) the largest allowed is accepted and one more refused
+ * with a message naming the limit.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "elf.h"
@@ -19,6 +23,7 @@ static unsigned char file[0x3000];
 static struct elf64_ehdr *eh = (struct elf64_ehdr *)file;
 static struct elf64_phdr *ph = (struct elf64_phdr *)(file + 64);
 static uint64_t file_size;
+static const unsigned char *image = file;   /* what check() checks: file, or a larger one */
 
 static void set_segment(int i, uint32_t flags, uint64_t vaddr, uint64_t offset, uint64_t filesz,
 			uint64_t memsz)
@@ -32,6 +37,7 @@ static void set_segment(int i, uint32_t flags, uint64_t vaddr, uint64_t offset, 
  * entry in the text. */
 static void make_kernel(void)
 {
+	image = file;
 	memset(file, 0, sizeof(file));
 	*eh = (struct elf64_ehdr){ .magic = ELF_MAGIC, .class = ELF_CLASS_64, .data = ELF_DATA_LSB,
 				   .version = 1, .type = ELF_TYPE_EXEC, .machine = ELF_MACHINE_X86_64,
@@ -49,7 +55,7 @@ static struct elf_layout layout;
 static int check(void)
 {
 	memset(err, 'x', sizeof(err));
-	return elf_check(file, file_size, &layout, err, sizeof(err));
+	return elf_check(image, file_size, &layout, err, sizeof(err));
 }
 
 /* Refused, with a message containing want. */
@@ -223,6 +229,74 @@ static void test_too_many_segments(void **state)
 	assert_int_equal(check(), 0);
 }
 
+/* A span of ELF_SPAN_MAX (data and bss up to BASE + 1 GiB), not a byte more. */
+static void test_span_limit(void **state)
+{
+	(void)state;
+	make_kernel();
+	ph[2].memsz = ELF_SPAN_MAX - 0x2000;
+	assert_int_equal(check(), 0);
+	assert_int_equal(layout.virt_end - layout.virt_base, ELF_SPAN_MAX);
+	ph[2].memsz++;
+	expect_refused("spans 1025 MiB of addresses (0xFFFFFFFF80000000..0xFFFFFFFFC0001000); "
+		       "at most 1024 MiB is sane");
+}
+
+/* A kernel ending at the last page boundary of the address space, not a
+ * byte later. */
+static void test_top_limit(void **state)
+{
+	(void)state;
+	uint64_t top = elf_rules_kernel.limit, at = top - 0x5000;
+	make_kernel();
+	for (int i = 0; i < 3; i++) {
+		ph[i].vaddr += at - BASE;
+		ph[i].paddr = ph[i].vaddr;
+	}
+	eh->entry = at + 0x10;
+	assert_int_equal(check(), 0);
+	assert_int_equal(layout.virt_end, top);
+	ph[2].memsz++;
+	expect_refused("segment 2 ends at the very top of the address space");
+}
+
+/* e_phnum 65535 (its largest value), the table ending at the end of the
+ * file (after the segments' bytes; the last header a segment), not a byte
+ * later. */
+static void test_phnum_limit(void **state)
+{
+	(void)state;
+	uint64_t size = 0x2000 + 0xffffull * sizeof(struct elf64_phdr);
+	unsigned char *big = calloc(1, size);
+	assert_non_null(big);
+	make_kernel();
+	eh->phoff = 0x2000;
+	eh->phnum = 0xffff;
+	memcpy(big, file, 0x2000);
+	memcpy(big + 0x2000, ph, 2 * sizeof(*ph));
+	memcpy(big + size - sizeof(*ph), &ph[2], sizeof(*ph));
+	image = big;
+	file_size = size;
+	assert_int_equal(check(), 0);
+	assert_int_equal(layout.segment_count, 3);
+	assert_int_equal(layout.segments[2].index, 0xfffe);
+	file_size--;
+	expect_refused("program headers run past the end of the file (3678151 bytes); truncated?");
+	free(big);
+}
+
+/* The last segment's file bytes ending at the end of the file, not a byte
+ * later. */
+static void test_file_end_limit(void **state)
+{
+	(void)state;
+	make_kernel();
+	file_size = 0x1e00;
+	assert_int_equal(check(), 0);
+	file_size--;
+	expect_refused("segment 2 needs 512 file bytes at offset 7168 but the file has 7679; truncated?");
+}
+
 /* A short error buffer gets a cut but terminated message. */
 static void test_short_message_buffer(void **state)
 {
@@ -248,6 +322,10 @@ int main(void)
 		cmocka_unit_test(test_writable_and_executable),
 		cmocka_unit_test(test_entry_point),
 		cmocka_unit_test(test_too_many_segments),
+		cmocka_unit_test(test_span_limit),
+		cmocka_unit_test(test_top_limit),
+		cmocka_unit_test(test_phnum_limit),
+		cmocka_unit_test(test_file_end_limit),
 		cmocka_unit_test(test_short_message_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,12 +4,15 @@
  * userland/user.ld links it is accepted, and truncated headers, segments
  * outside the file or the program range, overlapping segments, huge sizes,
  * W+X segments and pages, and a bad entry point are refused with a message
- * that names the fault.
+ * that names the fault. At the program limits (a span of USER_IMAGE_SPAN,
+ * the end of the range, a file of USER_IMAGE_SPAN bytes of code) the
+ * largest allowed is accepted and one byte more refused.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "elf.h"
@@ -22,6 +25,7 @@ static unsigned char file[0x3000];
 static struct elf64_ehdr *eh = (struct elf64_ehdr *)file;
 static struct elf64_phdr *ph = (struct elf64_phdr *)(file + 64);
 static uint64_t file_size;
+static const unsigned char *image = file;   /* what check() checks: file, or a larger one */
 static char err[ELF_ERR_MAX];
 static struct elf_layout layout;
 
@@ -36,6 +40,7 @@ static void set_segment(int i, uint32_t flags, uint64_t vaddr, uint64_t offset, 
 /* Text R-X at 0x400000, rodata R-- on the next page, data RW- with bss. */
 static void make_program(void)
 {
+	image = file;
 	memset(file, 0, sizeof(file));
 	*eh = (struct elf64_ehdr){ .magic = ELF_MAGIC, .class = ELF_CLASS_64, .data = ELF_DATA_LSB,
 				   .version = 1, .type = ELF_TYPE_EXEC, .machine = ELF_MACHINE_X86_64,
@@ -50,7 +55,7 @@ static void make_program(void)
 static int check(void)
 {
 	memset(err, 'x', sizeof(err));
-	return elf_check_rules(file, file_size, &elf_rules_program, &layout, err, sizeof(err));
+	return elf_check_rules(image, file_size, &elf_rules_program, &layout, err, sizeof(err));
 }
 
 static void expect_refused(const char *want)
@@ -150,6 +155,59 @@ static void test_entry(void **state)
 	expect_refused("entry point 0x0 is not inside an executable segment");
 }
 
+/* A span of USER_IMAGE_SPAN (the data's bss reaching BASE + 64 MiB), not
+ * a byte more. */
+static void test_span_limit(void **state)
+{
+	(void)state;
+	make_program();
+	ph[2].memsz = USER_IMAGE_SPAN - 0x2000;
+	assert_int_equal(check(), 0);
+	assert_int_equal(layout.virt_end - layout.virt_base, USER_IMAGE_SPAN);
+	ph[2].memsz++;
+	expect_refused("spans 65 MiB of addresses (0x400000..0x4401000); at most 64 MiB is sane");
+}
+
+/* A program ending at USER_IMAGE_LIMIT, not a byte later. */
+static void test_range_end_limit(void **state)
+{
+	(void)state;
+	uint64_t at = USER_IMAGE_LIMIT - 0x7000;
+	make_program();
+	for (int i = 0; i < 3; i++) {
+		ph[i].vaddr += at - BASE;
+		ph[i].paddr = ph[i].vaddr;
+	}
+	eh->entry = at + 0x20;
+	assert_int_equal(check(), 0);
+	assert_int_equal(layout.virt_end, USER_IMAGE_LIMIT);
+	ph[2].memsz++;
+	expect_refused("segment 2 ends beyond 0x40000000, the end of the program range");
+}
+
+/* One segment of USER_IMAGE_SPAN bytes of code, all from the file (the
+ * entry point its last byte): accepted; the file a byte short is not. */
+static void test_large_file(void **state)
+{
+	(void)state;
+	uint64_t size = 0x1000 + USER_IMAGE_SPAN;
+	unsigned char *big = calloc(1, size);
+	assert_non_null(big);
+	make_program();
+	eh->phnum = 1;
+	eh->entry = BASE + USER_IMAGE_SPAN - 1;
+	set_segment(0, 4 | ELF_PF_X, BASE, 0x1000, USER_IMAGE_SPAN, USER_IMAGE_SPAN);
+	memcpy(big, file, 0x1000);
+	image = big;
+	file_size = size;
+	assert_int_equal(check(), 0);
+	assert_int_equal(layout.virt_end - layout.virt_base, USER_IMAGE_SPAN);
+	file_size--;
+	expect_refused("segment 0 needs 67108864 file bytes at offset 4096 but the file has 67112959; "
+		       "truncated?");
+	free(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +217,9 @@ int main(void)
 		cmocka_unit_test(test_program_range),
 		cmocka_unit_test(test_overlap_and_wx),
 		cmocka_unit_test(test_entry),
+		cmocka_unit_test(test_span_limit),
+		cmocka_unit_test(test_range_end_limit),
+		cmocka_unit_test(test_large_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
