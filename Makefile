@@ -206,6 +206,14 @@ UNIT_SRCS_uelf    := boot/elf_check.c kernel/user/uelf_rules.c
 UNIT_SRCS_ucheck  := kernel/user/ucheck.c
 UNIT_SRCS_uargs   := kernel/user/uargs.c kernel/user/ucheck.c
 UNIT_SRCS_archive := kernel/user/archive.c kernel/lib/format.c
+# Address spaces on the host machine of tests/unit/uvm_host.h, with their
+# reference model; limits set through the sysctls (tests/unit/host_sysctl.ld).
+UVM_HOST_SRCS := kernel/user/uvm.c kernel/user/uvm_map.c kernel/user/uvm_stack.c kernel/user/ulimit.c \
+                 kernel/lib/sysctl.c kernel/lib/parse.c kernel/lib/format.c kernel/lib/strbuf.c \
+                 tests/unit/host_sysctl.c tests/unit/uvm_host.c tests/unit/uvm_walk.c \
+                 tests/unit/uvm_model.c tests/unit/limit_model.c
+UVM_HOST_FLAGS := -Ikernel/user -Ikernel/arch/x86_64 -Itests/unit -Wl,-T,tests/unit/host_sysctl.ld
+UNIT_SRCS_uvm     := $(UVM_HOST_SRCS)
 UNIT_SRCS_video := boot/video.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/topo_build.c \
                  tests/unit/sched_plat_test.c
@@ -258,6 +266,8 @@ $(BUILD)/unit/test_sim_policy: HOST_CFLAGS += -Isim -Ikernel/sched
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 $(BUILD)/unit/test_uelf $(BUILD)/unit/test_ucheck $(BUILD)/unit/test_uargs $(BUILD)/unit/test_archive: \
   HOST_CFLAGS += -Iboot -Ikernel/user
+$(BUILD)/unit/test_uvm: HOST_CFLAGS += $(UVM_HOST_FLAGS)
+$(BUILD)/unit/test_uvm: tests/unit/host_sysctl.ld
 
 # ---------------------------------------------------------------- fuzz harnesses
 # tests/fuzz/fuzz_<name>.c (framework: tests/fuzz/fuzz.h) plus the sources it
