@@ -115,6 +115,19 @@ uint64_t host_pages_kept(void)
 }
 
 /* See uvm_host.h. */
+void host_pages_reclaim(void)
+{
+	for (uint32_t i = 2; pages_kept && i < HOST_POOL_PAGES; i++) {
+		if (page_state[i] == PG_KEPT) {
+			page_state[i] = PG_FREE;
+			ASAN_POISON_MEMORY_REGION(pool + i * PG, PG);
+			free_stack[nfree++] = i;
+			pages_kept--;
+		}
+	}
+}
+
+/* See uvm_host.h. */
 int host_page_allocated(uint64_t phys)
 {
 	return phys % PG == 0 && phys / PG < HOST_POOL_PAGES && page_state[phys / PG] == PG_USED;

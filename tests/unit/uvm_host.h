@@ -48,6 +48,9 @@ void host_uvm_free(struct uvm *vm);
  * kept out of use because a TLB flush failed (never to be freed). */
 uint64_t host_pages_in_use(void);
 uint64_t host_pages_kept(void);
+/* Puts the kept pages back into the pool (between the runs of a harness,
+ * once nothing can refer to them). */
+void host_pages_reclaim(void);
 /* 1 if phys is a pool page handed out and not freed. */
 int host_page_allocated(uint64_t phys);
 /* Entry i (256..511) of the fake kernel PML4. */

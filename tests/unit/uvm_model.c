@@ -279,15 +279,15 @@ int vm_model_map_zero(struct vm_model *m, uint64_t va, uint64_t bytes, unsigned 
 	return map_zero(m, va, bytes, prot);
 }
 
-/* See uvm_model.h. Byte by byte into the pages' contents, up to the first
- * page that is not mapped. */
+/* See uvm_model.h. Page by page into the pages' contents, up to the
+ * first page that is not mapped. */
 int vm_model_write(struct vm_model *m, uint64_t va, const void *src, uint64_t n)
 {
 	const uint8_t *s = src;
 	m->flushed = 0;
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t a = va + i, page = a & ~(PG - 1);
-		if (a >= USER_TOP || run_find(m, a) < 0)
+	while (n) {
+		uint64_t page = va & ~(PG - 1), chunk = PG - (va - page) < n ? PG - (va - page) : n;
+		if (va >= USER_TOP || run_find(m, va) < 0)
 			return ERR_FAULT;
 		int c = content_find(m, page);
 		if (c < 0) {
@@ -297,7 +297,10 @@ int vm_model_write(struct vm_model *m, uint64_t va, const void *src, uint64_t n)
 			m->content[c].va = page;
 			m->content[c].bytes = calloc(1, PG);
 		}
-		m->content[c].bytes[a - page] = s[i];
+		memcpy(m->content[c].bytes + (va - page), s, chunk);
+		va += chunk;
+		s += chunk;
+		n -= chunk;
 	}
 	return 0;
 }

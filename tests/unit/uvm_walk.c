@@ -1,6 +1,7 @@
 /* uvm_walk.c — the page-table reader of the host tests (see uvm_walk.h). */
 #include "uvm_walk.h"
 #include <stdio.h>
+#include <string.h>
 #include <mm.h>
 #include "uvm_host.h"
 
@@ -68,14 +69,22 @@ static int walk_meet(struct walk *w, uint64_t e, uint64_t va, int level)
 	return 0;
 }
 
-/* Walks the table t of the given level mapping from base. */
-static int walk_table(struct walk *w, const uint64_t *t, int level, uint64_t base)
+/* Walks the table t of the given level mapping from base. Not
+ * instrumented by AddressSanitizer (the walk runs after every step of a
+ * harness): walk_meet() checks each page is in use before it is read. */
+__attribute__((no_sanitize("address"))) static int walk_table(struct walk *w, const uint64_t *t, int level, uint64_t base)
 {
 	unsigned n = level == 4 ? 256 : 512;
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t e = t[i], va = base + ((uint64_t)i << (12 + 9 * (level - 1)));
+		if (i % 8 == 0 && !(t[i] | t[i + 1] | t[i + 2] | t[i + 3] | t[i + 4] | t[i + 5] |
+				    t[i + 6] | t[i + 7])) {
+			i += 7;   /* eight empty entries */
+			continue;
+		}
+		uint64_t e = t[i];
 		if (!e)
 			continue;
+		uint64_t va = base + ((uint64_t)i << (12 + 9 * (level - 1)));
 		if (!(e & WALK_P)) {
 			snprintf(w->why, w->why_len, "level-%d entry of %lx not present but %lx", level,
 				 va, e);
@@ -108,13 +117,12 @@ int walk_space(const struct uvm *vm, walk_fn fn, void *ctx, uint64_t *tables, ch
 {
 	struct walk w = { fn, ctx, 0, why, why_len };
 	const uint64_t *pml4 = phys_to_virt(vm->pml4);
+	const uint64_t *kernel = phys_to_virt(vmm_kernel_cr3());
 	why[0] = 0;
 	epoch++;
-	for (unsigned i = 256; i < 512; i++) {
-		if (pml4[i] != host_kernel_pml4_entry(i)) {
-			snprintf(why, why_len, "PML4 entry %u is %lx, not the kernel's", i, pml4[i]);
-			return -1;
-		}
+	if (memcmp(pml4 + 256, kernel + 256, 256 * sizeof(*pml4))) {
+		snprintf(why, why_len, "the PML4's upper half is not the kernel's");
+		return -1;
 	}
 	if (walk_meet(&w, vm->pml4 | WALK_P, 0, 5))
 		return -1;
