@@ -301,6 +301,7 @@ FUZZ_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 FUZZ_SRCS_video := boot/video.c
 FUZZ_SRCS_uvm := $(UVM_HOST_SRCS)
+FUZZ_SRCS_uelf := $(UVM_HOST_SRCS) kernel/user/uelf.c kernel/user/uelf_rules.c boot/elf_check.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -317,8 +318,10 @@ $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
 $(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
-$(BUILD)/fuzz/fuzz_uvm: FUZZ_CFLAGS += $(UVM_HOST_FLAGS)
-$(BUILD)/fuzz/fuzz_uvm: tests/unit/host_sysctl.ld tests/fuzz/fuzz_panic.h
+$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf: FUZZ_CFLAGS += $(UVM_HOST_FLAGS)
+$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf: tests/unit/host_sysctl.ld tests/fuzz/fuzz_panic.h
+$(BUILD)/fuzz/fuzz_uelf: FUZZ_CFLAGS += -Iboot
+$(BUILD)/fuzz/fuzz_uelf: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- host helpers of tests/host/
 # build/host/bench_stats_cli: the kernel's benchmark statistics and report on
