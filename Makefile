@@ -302,6 +302,8 @@ FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 FUZZ_SRCS_video := boot/video.c
 FUZZ_SRCS_uvm := $(UVM_HOST_SRCS)
 FUZZ_SRCS_uelf := $(UVM_HOST_SRCS) kernel/user/uelf.c kernel/user/uelf_rules.c boot/elf_check.c
+FUZZ_SRCS_syscall := $(UVM_HOST_SRCS) kernel/user/handle.c kernel/user/svc.c kernel/user/ipc.c \
+                     kernel/user/sys_vm.c kernel/user/ucheck.c tests/unit/user_host.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -318,8 +320,9 @@ $(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
 $(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
-$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf: FUZZ_CFLAGS += $(UVM_HOST_FLAGS)
-$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf: tests/unit/host_sysctl.ld tests/fuzz/fuzz_panic.h
+$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf $(BUILD)/fuzz/fuzz_syscall: FUZZ_CFLAGS += $(UVM_HOST_FLAGS)
+$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf $(BUILD)/fuzz/fuzz_syscall: tests/unit/host_sysctl.ld \
+  tests/fuzz/fuzz_panic.h
 $(BUILD)/fuzz/fuzz_uelf: FUZZ_CFLAGS += -Iboot
 $(BUILD)/fuzz/fuzz_uelf: boot/elf_check.h boot/elf.h
 
