@@ -82,12 +82,6 @@ static int lm_countdown(uint32_t *n)
 }
 
 /* See limit_model.h. */
-int lm_page_fails(struct limit_model *m)
-{
-	return lm_countdown(&m->fail_page);
-}
-
-/* See limit_model.h. */
 int lm_heap_fails(struct limit_model *m)
 {
 	return lm_countdown(&m->fail_heap);
@@ -99,7 +93,7 @@ int lm_page(struct limit_model *m, uint32_t *use)
 	int rc = lm_charge(m, UL_PAGES, use, 1);
 	if (rc)
 		return rc;
-	if (lm_page_fails(m)) {
+	if (lm_countdown(&m->fail_page)) {
 		lm_uncharge(m, UL_PAGES, use, 1);
 		return ERR_NOMEM;
 	}

@@ -32,8 +32,7 @@ void lm_arm(struct limit_model *m, uint32_t page_n, uint32_t heap_n);
 int lm_charge(struct limit_model *m, enum ulimit_kind k, uint32_t *use, uint32_t n);
 /* ulimit_uncharge(). */
 void lm_uncharge(struct limit_model *m, enum ulimit_kind k, uint32_t *use, uint32_t n);
-/* 1 if the page / heap allocation made now fails (counts it down). */
-int lm_page_fails(struct limit_model *m);
+/* 1 if the heap allocation made now fails (counts it down). */
 int lm_heap_fails(struct limit_model *m);
 /* A page charged (UL_PAGES on *use) and allocated: 0, ERR_LIMIT, ERR_NOSPC
  * or ERR_NOMEM (nothing charged then), as uvm.c takes each page. */

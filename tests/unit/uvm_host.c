@@ -39,6 +39,13 @@ static char printk_last[256];
 static struct mutex *held[MUTEXES_MAX];
 static int nheld;
 
+/* Entry i (256..511) of the fake kernel PML4: present, writable, NX, an
+ * address outside the pool no walk ever follows. */
+static uint64_t kernel_pml4_entry(unsigned i)
+{
+	return ((0x7f000ull + i) << 12) | PTE_P | PTE_W | PTE_NX;
+}
+
 /* Maps the pool and the kernel PML4 on first use; every free page is
  * poisoned. */
 static void pool_init(void)
@@ -54,7 +61,7 @@ static void pool_init(void)
 	mm_host_direct_map_base = (uint64_t)pool;
 	uint64_t *kernel = (uint64_t *)(pool + KERNEL_PML4_PHYS);
 	for (unsigned i = 256; i < 512; i++)
-		kernel[i] = host_kernel_pml4_entry(i);
+		kernel[i] = kernel_pml4_entry(i);
 	for (uint32_t i = HOST_POOL_PAGES - 1; i >= 2; i--) {
 		page_state[i] = PG_FREE;
 		free_stack[nfree++] = i;
@@ -74,12 +81,6 @@ static uint32_t page_index(uint64_t phys, const char *what)
 	if (phys % PG || phys / PG >= HOST_POOL_PAGES || phys / PG < 2)
 		panic("uvm_host: %s of %lx, not a page of the fake memory", what, phys);
 	return (uint32_t)(phys / PG);
-}
-
-/* See uvm_host.h. */
-uint64_t host_kernel_pml4_entry(unsigned i)
-{
-	return ((0x7f000ull + i) << 12) | PTE_P | PTE_W | PTE_NX;
 }
 
 /* See uvm_host.h. */

@@ -10,8 +10,7 @@
  *    not handed out. Free pages are poisoned for AddressSanitizer, so any
  *    access through a stale entry stops the program.
  *  - vmm_kernel_cr3(): the fake kernel PML4, whose upper half holds
- *    recognizable entries (host_kernel_pml4_entry()) every address space
- *    must copy.
+ *    recognizable entries every address space must copy.
  *  - Mutexes record their holder; pages are allocated only while a mutex
  *    is held (or inside host_uvm_init()), and freed only while one is held
  *    after a TLB flush of the address space saw the page's entry not
@@ -53,8 +52,6 @@ uint64_t host_pages_kept(void);
 void host_pages_reclaim(void);
 /* 1 if phys is a pool page handed out and not freed. */
 int host_page_allocated(uint64_t phys);
-/* Entry i (256..511) of the fake kernel PML4. */
-uint64_t host_kernel_pml4_entry(unsigned i);
 
 /* The n-th page allocation / heap allocation / TLB flush from now fails
  * (1: the next one); 0: none. A failure disarms it. */
