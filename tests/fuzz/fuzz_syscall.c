@@ -433,7 +433,8 @@ static uint64_t random_name(struct fuzz *f, int s)
 	if (!procs[s].scratch || fuzz_below(f, 8) == 0)
 		return random_pointer(f, s);
 	if (fuzz_below(f, 6)) {   /* mostly one of the first three, so that names meet */
-		const char *w = names_[fuzz_below(f, fuzz_below(f, 3) ? 3 : sizeof(names_) / sizeof(names_[0]))];
+		uint64_t k = fuzz_below(f, fuzz_below(f, 3) ? 3 : sizeof(names_) / sizeof(names_[0]));
+		const char *w = names_[k];
 		n = strlen(w);
 		memcpy(buf, w, n);
 	} else {
@@ -556,7 +557,9 @@ static void random_message(struct fuzz *f, int s, struct trap_frame *tf)
 	tf->r8 = fuzz_u64(f);
 	tf->r9 = fuzz_u64(f);
 	tf->r12 = random_pointer(f, s);
-	tf->r13 = fuzz_below(f, 2) ? 0 : fuzz_below(f, 8) ? fuzz_below(f, 64) : fuzz_u64(f) >> fuzz_below(f, 64);
+	tf->r13 = fuzz_below(f, 2)   ? 0
+		  : fuzz_below(f, 8) ? fuzz_below(f, 64)
+				     : fuzz_u64(f) >> fuzz_below(f, 64);
 	tf->r14 = random_pointer(f, s);
 	tf->r15 = fuzz_below(f, 2) ? 0 : fuzz_u64(f) >> fuzz_below(f, 64);
 	tf->rbx = random_timeout(f);
@@ -595,7 +598,8 @@ static void step(struct fuzz *f, int s)
 		call(f, s, sys_svc_lookup, &tf, m_lookup(s, &tf), "SYS_SVC_LOOKUP");
 		break;
 	case 5:
-		tf.rdi = fuzz_below(f, 8) ? (1 + fuzz_below(f, 4)) * PG - fuzz_below(f, 2) : fuzz_u64(f) >> fuzz_below(f, 64);
+		tf.rdi = fuzz_below(f, 8) ? (1 + fuzz_below(f, 4)) * PG - fuzz_below(f, 2)
+					  : fuzz_u64(f) >> fuzz_below(f, 64);
 		call(f, s, sys_vm_map, &tf, vm_model_map_anon(&mp->vm, tf.rdi), "SYS_VM_MAP");
 		break;
 	case 6:
@@ -612,7 +616,8 @@ static void step(struct fuzz *f, int s)
 			tf.rbx = 0;
 			want = ERR_TIMEOUT;
 		}
-		call(f, s, is_call ? sys_ipc_call : sys_ipc_send, &tf, want, is_call ? "SYS_IPC_CALL" : "SYS_IPC_SEND");
+		call(f, s, is_call ? sys_ipc_call : sys_ipc_send, &tf, want,
+		     is_call ? "SYS_IPC_CALL" : "SYS_IPC_SEND");
 		break;
 	}
 	case 9: {
@@ -624,7 +629,8 @@ static void step(struct fuzz *f, int s)
 			tf.rbx = 0;
 			want = ERR_TIMEOUT;
 		}
-		call(f, s, rr ? sys_ipc_reply_recv : sys_ipc_recv, &tf, want, rr ? "SYS_IPC_REPLY_RECV" : "SYS_IPC_RECV");
+		call(f, s, rr ? sys_ipc_reply_recv : sys_ipc_recv, &tf, want,
+		     rr ? "SYS_IPC_REPLY_RECV" : "SYS_IPC_RECV");
 		break;
 	}
 	case 10:
@@ -673,7 +679,8 @@ static void fuzz_one(struct fuzz *f)
 	check_state(f, NPROC);
 	for (int k = 0; k < UL_COUNT; k++)
 		if (lim.in_use[k])
-			fuzz_fail(f, "%lu of kind %d still charged after every process died", lim.in_use[k], k);
+			fuzz_fail(f, "%lu of kind %d still charged after every process died",
+				  lim.in_use[k], k);
 	if (host_heap_live() || host_pages_in_use())
 		fuzz_fail(f, "%lu heap blocks and %lu pages left after every process died",
 			  host_heap_live(), host_pages_in_use());

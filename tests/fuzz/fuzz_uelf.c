@@ -167,7 +167,8 @@ static int model_load(const uint8_t *bytes)
 		if (ph.type != ELF_PT_LOAD || (ph.memsz == 0 && ph.filesz == 0))
 			continue;
 		uint64_t start = ph.vaddr & ~(PG - 1), end = (ph.vaddr + ph.memsz + PG - 1) & ~(PG - 1);
-		unsigned prot = ((ph.flags & ELF_PF_W) ? UVM_WRITE : 0) | ((ph.flags & ELF_PF_X) ? UVM_EXEC : 0);
+		unsigned prot = ((ph.flags & ELF_PF_W) ? UVM_WRITE : 0) |
+				((ph.flags & ELF_PF_X) ? UVM_EXEC : 0);
 		int rc = vm_model_map_zero(&model, start, end - start, prot);
 		if (rc)
 			return rc;

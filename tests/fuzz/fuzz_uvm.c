@@ -233,7 +233,8 @@ static void step(struct fuzz *f, int i)
 		break;
 	}
 	case 9: case 10: case 11: {
-		uint64_t va = random_write_address(f, m), n = fuzz_below(f, fuzz_below(f, 4) ? 64 : sizeof(bytes));
+		uint64_t va = random_write_address(f, m);
+		uint64_t n = fuzz_below(f, fuzz_below(f, 4) ? 64 : sizeof(bytes));
 		for (uint64_t k = 0; k < n; k++)
 			bytes[k] = (uint8_t)fuzz_u64(f);
 		int want = vm_model_write(m, va, bytes, n), rc = uvm_write(vm, va, bytes, n);
@@ -242,8 +243,8 @@ static void step(struct fuzz *f, int i)
 		break;
 	}
 	case 12: case 13: {
-		uint64_t size = fuzz_below(f, 32) ? (1 + fuzz_below(f, 16)) * PG
-						 : ((USER_STACK_TOP - USER_STACK_LOW) >> fuzz_below(f, 3)) & ~(PG - 1);
+		uint64_t huge = ((USER_STACK_TOP - USER_STACK_LOW) >> fuzz_below(f, 3)) & ~(PG - 1);
+		uint64_t size = fuzz_below(f, 32) ? (1 + fuzz_below(f, 16)) * PG : huge;
 		struct ustack *s;
 		uint32_t k = 0;
 		int want = vm_model_stack_get(m, size, &k), rc = uvm_stack_get(vm, size, &s);

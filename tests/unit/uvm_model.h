@@ -43,7 +43,9 @@ struct vm_model {
 	uint64_t stack_next;
 	struct vm_run runs[VM_MODEL_RUNS];                             /* by address */
 	uint32_t nruns;
-	uint64_t tables[3][VM_MODEL_TABLES];   /* [0] PDPTs by va >> 39, [1] PDs by >> 30, [2] PTs by >> 21 */
+	/* The page tables below the PML4: [0] PDPTs by va >> 39, [1] PDs by
+	 * va >> 30, [2] PTs by va >> 21. */
+	uint64_t tables[3][VM_MODEL_TABLES];
 	uint32_t ntables[3];
 	struct { uint64_t va; uint8_t *bytes; } content[VM_MODEL_CONTENT];   /* pages not all zero */
 	uint32_t ncontent;

@@ -72,7 +72,8 @@ static int walk_meet(struct walk *w, uint64_t e, uint64_t va, int level)
 /* Walks the table t of the given level mapping from base. Not
  * instrumented by AddressSanitizer (the walk runs after every step of a
  * harness): walk_meet() checks each page is in use before it is read. */
-__attribute__((no_sanitize("address"))) static int walk_table(struct walk *w, const uint64_t *t, int level, uint64_t base)
+__attribute__((no_sanitize("address"))) static int walk_table(struct walk *w, const uint64_t *t,
+							      int level, uint64_t base)
 {
 	unsigned n = level == 4 ? 256 : 512;
 	for (unsigned i = 0; i < n; i++) {
