@@ -209,6 +209,14 @@ UNIT_SRCS_uelf    := boot/elf_check.c kernel/user/uelf_rules.c
 UNIT_SRCS_ucheck  := kernel/user/ucheck.c
 UNIT_SRCS_uargs   := kernel/user/uargs.c kernel/user/ucheck.c
 UNIT_SRCS_archive := kernel/user/archive.c kernel/lib/format.c
+# Address spaces on the host machine of tests/unit/uvm_host.h, with their
+# reference model; limits set through the sysctls (tests/unit/host_sysctl.ld).
+UVM_HOST_SRCS := kernel/user/uvm.c kernel/user/uvm_map.c kernel/user/uvm_stack.c kernel/user/ulimit.c \
+                 kernel/lib/sysctl.c kernel/lib/parse.c kernel/lib/format.c kernel/lib/strbuf.c \
+                 tests/unit/host_sysctl.c tests/unit/uvm_host.c tests/unit/uvm_walk.c \
+                 tests/unit/uvm_model.c tests/unit/limit_model.c
+UVM_HOST_FLAGS := -Ikernel/user -Ikernel/arch/x86_64 -Itests/unit -Wl,-T,tests/unit/host_sysctl.ld
+UNIT_SRCS_uvm     := $(UVM_HOST_SRCS)
 UNIT_SRCS_video := boot/video.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/topo_build.c \
                  tests/unit/sched_plat_test.c
@@ -261,6 +269,8 @@ $(BUILD)/unit/test_sim_policy: HOST_CFLAGS += -Isim -Ikernel/sched
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 $(BUILD)/unit/test_uelf $(BUILD)/unit/test_ucheck $(BUILD)/unit/test_uargs $(BUILD)/unit/test_archive: \
   HOST_CFLAGS += -Iboot -Ikernel/user
+$(BUILD)/unit/test_uvm: HOST_CFLAGS += $(UVM_HOST_FLAGS)
+$(BUILD)/unit/test_uvm: tests/unit/host_sysctl.ld
 
 # ---------------------------------------------------------------- fuzz harnesses
 # tests/fuzz/fuzz_<name>.c (framework: tests/fuzz/fuzz.h) plus the sources it
@@ -294,6 +304,10 @@ FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 FUZZ_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 FUZZ_SRCS_video := boot/video.c
+FUZZ_SRCS_uvm := $(UVM_HOST_SRCS)
+FUZZ_SRCS_uelf := $(UVM_HOST_SRCS) kernel/user/uelf.c kernel/user/uelf_rules.c boot/elf_check.c
+FUZZ_SRCS_syscall := $(UVM_HOST_SRCS) kernel/user/handle.c kernel/user/svc.c kernel/user/ipc.c \
+                     kernel/user/sys_vm.c kernel/user/ucheck.c tests/unit/user_host.c
 # --- end ---
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
@@ -312,6 +326,11 @@ $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
 $(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 $(BUILD)/fuzz/fuzz_xhci: FUZZ_CFLAGS += -Itests/unit
+$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf $(BUILD)/fuzz/fuzz_syscall: FUZZ_CFLAGS += $(UVM_HOST_FLAGS)
+$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf $(BUILD)/fuzz/fuzz_syscall: tests/unit/host_sysctl.ld \
+  tests/fuzz/fuzz_panic.h
+$(BUILD)/fuzz/fuzz_uelf: FUZZ_CFLAGS += -Iboot
+$(BUILD)/fuzz/fuzz_uelf: boot/elf_check.h boot/elf.h
 
 # ---------------------------------------------------------------- host helpers of tests/host/
 # build/host/bench_stats_cli: the kernel's benchmark statistics and report on

@@ -1,5 +1,5 @@
-/* sys_misc.c — the console, time, CPUs, work(W), memory and fault-injection system calls
- * (include/mosaic/syscall.h; docs/userland.md). */
+/* sys_misc.c — the console, time, CPUs, work(W) and fault-injection system calls
+ * (include/mosaic/syscall.h; docs/userland.md); memory: sys_vm.c. */
 #include "uproc.h"
 #include "ucheck.h"
 #include <console.h>
@@ -111,18 +111,6 @@ int64_t sys_work(struct trap_frame *tf)
 		return ERR_INVAL;
 	int64_t done = work_counted(tf->rdi);
 	return done < 0 ? ERR_INVAL : done;
-}
-
-/* SYS_VM_MAP(bytes): fresh zeroed read-write memory; its address. */
-int64_t sys_vm_map(struct trap_frame *tf)
-{
-	return uvm_map_anon(&proc_self()->vm, tf->rdi);
-}
-
-/* SYS_VM_UNMAP(addr, bytes): SYS_VM_MAP memory given back. */
-int64_t sys_vm_unmap(struct trap_frame *tf)
-{
-	return uvm_unmap_anon(&proc_self()->vm, tf->rdi, tf->rsi);
 }
 
 /* SYS_FAIL_NTH(n <= UINT32_MAX): the calling thread's n-th kernel

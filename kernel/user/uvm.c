@@ -101,6 +101,25 @@ static uint64_t *uvm_pte(struct uvm *vm, uint64_t va, int create, int *err)
 	return &uvm_table(table)[uvm_index(va, 1)];
 }
 
+/* The page-table entry of va, or NULL when a table above it is missing;
+ * *next is the next address whose entry may exist: the next page, or the
+ * end of the range the missing table would map. vm->lock held. */
+static uint64_t *uvm_pte_next(struct uvm *vm, uint64_t va, uint64_t *next)
+{
+	uint64_t table = vm->pml4;
+	for (int level = 4; level > 1; level--) {
+		uint64_t e = uvm_table(table)[uvm_index(va, level)];
+		if (!(e & PTE_P)) {
+			uint64_t span = USER_PAGE << (9 * (level - 1));
+			*next = (va & ~(span - 1)) + span;
+			return NULL;
+		}
+		table = e & PTE_ADDR;
+	}
+	*next = va + USER_PAGE;
+	return &uvm_table(table)[uvm_index(va, 1)];
+}
+
 /* See uvm.h. */
 int uvm_map_zero_locked(struct uvm *vm, uint64_t va, uint64_t bytes, unsigned prot)
 {
@@ -136,12 +155,14 @@ int uvm_map_zero(struct uvm *vm, uint64_t va, uint64_t bytes, unsigned prot)
 /* See uvm.h. Two passes over the range: the first marks each mapped entry
  * not present, keeping its address (a not-present entry with an address
  * exists only inside this call); after the TLB flush the second frees
- * those pages and clears the entries. Missing tables are skipped. */
+ * those pages and clears the entries. A missing table skips the range it
+ * would map, so a pass costs the tables there are, not a step per page
+ * of the range (SYS_VM_UNMAP may name the whole map area). */
 void uvm_unmap_locked(struct uvm *vm, uint64_t va, uint64_t bytes)
 {
-	uint64_t marked = 0;
-	for (uint64_t off = 0; off < bytes; off += USER_PAGE) {
-		uint64_t *pte = uvm_pte(vm, va + off, 0, NULL);
+	uint64_t marked = 0, end = va + bytes, next;
+	for (uint64_t a = va; a < end; a = next) {
+		uint64_t *pte = uvm_pte_next(vm, a, &next);
 		if (pte && (*pte & PTE_P)) {
 			*pte &= ~PTE_P;
 			marked++;
@@ -152,8 +173,8 @@ void uvm_unmap_locked(struct uvm *vm, uint64_t va, uint64_t bytes)
 	int flushed = user_cpu_flush_tlb(vm->pml4) == 0;
 	if (!flushed)
 		printk("uvm: a CPU did not flush its TLB; %lu pages are kept out of use\n", marked);
-	for (uint64_t off = 0; off < bytes; off += USER_PAGE) {
-		uint64_t *pte = uvm_pte(vm, va + off, 0, NULL);
+	for (uint64_t a = va; a < end; a = next) {
+		uint64_t *pte = uvm_pte_next(vm, a, &next);
 		if (!pte || (*pte & PTE_P) || !(*pte & PTE_ADDR))
 			continue;
 		if (flushed)

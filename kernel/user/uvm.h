@@ -72,7 +72,8 @@ int uvm_write(struct uvm *vm, uint64_t va, const void *src, uint64_t n);
  * pages) in the lowest free range of the map area that leaves an unmapped
  * page after it; its address, or ERR_INVAL (0, or more than the area),
  * ERR_LIMIT / ERR_NOSPC (pages or regions over their limits), ERR_NOMEM.
- * A failed call leaves the space as it was. Holds vm->lock. */
+ * A failed call leaves the space as it was, but for page tables it made
+ * (they stay, charged, as all page tables do). Holds vm->lock. */
 int64_t uvm_map_anon(struct uvm *vm, uint64_t bytes);
 /* SYS_VM_UNMAP: unmap the SYS_VM_MAP memory in [addr, addr + bytes)
  * (addr page aligned, inside the map area; bytes rounded up): regions are
