@@ -218,7 +218,8 @@ UVM_HOST_SRCS := kernel/user/uvm.c kernel/user/uvm_map.c kernel/user/uvm_stack.c
 UVM_HOST_FLAGS := -Ikernel/user -Ikernel/arch/x86_64 -Itests/unit -Wl,-T,tests/unit/host_sysctl.ld
 UNIT_SRCS_uvm     := $(UVM_HOST_SRCS)
 UNIT_SRCS_video := boot/video.c
-ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/topo_build.c \
+ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/hmp_search.c \
+                 kernel/sched/topo_build.c \
                  tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_runq     := $(ULE_TEST_SRCS)
@@ -371,7 +372,8 @@ SIM_CFLAGS := -std=gnu17 -O2 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include
 SIM_LDFLAGS := -Wl,--wrap=sched_pickcpu -Wl,--wrap=sched_balance
 SIM_SCHED_SRCS := $(sort $(wildcard kernel/sched/*.c))
 SIM_OTHER_SRCS := $(sort $(wildcard sim/*.c) $(wildcard tests/sim/wl_*.c) tests/unit/seed_table.c \
-                  kernel/machine/workclock.c kernel/machine/speed_model.c $(UNIT_SRCS_machine_parse) \
+                  kernel/machine/workclock.c kernel/machine/speed_model.c kernel/machine/machine_hmp.c \
+                  $(UNIT_SRCS_machine_parse) \
                   $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c)
 SIM_OTHER_OBJ := $(patsubst %.c,$(BUILD)/sim/%.o,$(SIM_OTHER_SRCS))
 

@@ -31,25 +31,6 @@ static void provide_coretype(void)
 			    0, 0);
 }
 
-/* The description: capacity from each core type's speed, scores from the
- * initial values of each CPU's HFI row (the kernel's provide_machine()). */
-static void provide_machine(void)
-{
-	const struct machine *m = sim.m;
-	unsigned top = 1;
-	for (int c = 0; c < sim.ncpu; c++)
-		top = m->speed[m->cpu[c].type] > top ? m->speed[m->cpu[c].type] : top;
-	for (int c = 0; c < sim.ncpu; c++) {
-		const struct machine_cpu *mc = &m->cpu[c];
-		unsigned speed = m->speed[mc->type] ? m->speed[mc->type] : top;
-		hmp_provide(HMP_PROV_MACHINE, c, HMP_CAPACITY, (int)((speed * HMP_CAPACITY_MAX + top / 2) / top),
-			    0, 0);
-		if (mc->hfi_row >= 0 && m->hfi[mc->hfi_row].set)
-			hmp_provide(HMP_PROV_MACHINE, c, HMP_PERF | HMP_EE, 0, m->hfi[mc->hfi_row].perf << 2,
-				    m->hfi[mc->hfi_row].ee << 2);
-	}
-}
-
 /* See sim.h. */
 void sim_hfi_publish(void)
 {
@@ -73,7 +54,7 @@ void sim_hmp_init(void)
 	const struct machine *m = sim.m;
 	hmp_init(sim.ncpu);
 	provide_coretype();
-	provide_machine();
+	machine_hmp_provide(sim.m, (unsigned)sim.ncpu);
 	hmp_publish();
 	for (unsigned r = 0; r < m->hfi_rows; r++) {
 		sim.row_perf[r] = m->hfi[r].perf;

@@ -20,6 +20,7 @@ struct sim_knob {
 
 static const char *const metric_words[] = { "perf", "ee", NULL };
 static const char *const primary_words[] = { "all", "performance", "efficiency", NULL };
+static const char *const perf0_words[] = { "sdm", "strict", "overflow", NULL };
 
 static const struct sim_knob knobs[] = {
 	{ "kern.sched.hmp.weight", "weight", &hmp_sw_weight, 0, 1, NULL },
@@ -33,6 +34,9 @@ static const struct sim_knob knobs[] = {
 	{ "kern.sched.hmp.class_aware", "class_aware", &hmp_class_aware, 0, 1, NULL },
 	{ "kern.sched.hmp.audit", "audit", &hmp_audit, 0, 1, NULL },
 	{ "kern.sched.hmp.balance_stats", "balance_stats", &hmp_balance_stats, 0, 1, NULL },
+	{ "kern.sched.hmp.best", "best", &hmp_sw_best, 0, 1, NULL },
+	{ "kern.sched.hmp.latency", "latency", &hmp_sw_latency, 0, 1, NULL },
+	{ "kern.sched.hmp.perf0", "perf0", &hmp_perf0, 0, 2, perf0_words },
 	{ "kern.sched.hmp.metric", "metric", &hmp_metric, 0, 1, metric_words },
 	{ "kern.sched.primary", "primary", &sched_primary_kind, 0, 2, primary_words },
 	{ "kern.sched.slice", NULL, &sched_slice, 1, 1000, NULL },
@@ -157,7 +161,7 @@ static const struct {
 	{ "hmp", SIM_POL_HMP, "" },
 	{ "hmp-no-d", SIM_POL_HMP, "steer=0" },
 	{ "hmp-upmigrate", SIM_POL_HMP, "upmigrate=0" },
-	{ "hmp-report", SIM_POL_HMP, "upmigrate=0:smt_steer=0" },
+	{ "hmp-report", SIM_POL_HMP, "upmigrate=0:smt_steer=0:best=0:latency=0:perf0=strict" },
 	{ "hmp+class", SIM_POL_HMP, "class_aware=1" },
 	{ "primary-p", SIM_POL_ULE, "primary=performance" },
 	{ "primary-e", SIM_POL_ULE, "primary=efficiency" },

@@ -138,6 +138,11 @@ int machine_apply(const struct machine *m, struct cpu_desc *const *desc, unsigne
 
 /* "P", "E", "LP-E" or "none". */
 const char *machine_core_type_name(unsigned type);
+
+/* m as hmp's machine provider for CPUs 0..n-1: capacities from speeds,
+ * initial scores from HFI rows, SMT shares from smt-throughput
+ * (machine_hmp.c). Does not publish. After hmp_init(); no lock. */
+void machine_hmp_provide(const struct machine *m, unsigned n);
 /* The MACHINE_HFI_F_* bits as `hfi-features` spells them ("hfi,itd,pts",
  * "none") into buf. */
 void machine_hfi_features_text(unsigned features, char *buf, size_t size);

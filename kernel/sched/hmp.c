@@ -11,7 +11,7 @@
 /* What one provider gave for one CPU (writer side, under the hmp lock). */
 struct hmp_given {
 	uint8_t mask;
-	uint16_t capacity, perf, ee;
+	uint16_t capacity, perf, ee, smt;
 };
 
 /* The published record of one CPU: every field is stored and loaded whole
@@ -25,6 +25,7 @@ static int hmp_cpus;
 static struct hmp_given *given[HMP_NPROV];   /* [provider][cpu] */
 static struct hmp_pub *pub;
 static uint64_t hmp_gen;
+static struct cpuset avoid_set, never_set;   /* published with the records */
 static int hmp_zero;
 static int hmp_same;   /* every CPU has the same capacity and scores */
 static struct {
@@ -63,10 +64,11 @@ void hmp_init(int ncpu)
 	if (!pub)
 		sched_plat_panic("hmp_init: no memory");
 	for (int c = 0; c < ncpu; c++)
-		given[HMP_PROV_DEFAULT][c] = (struct hmp_given){ HMP_CAPACITY | HMP_PERF | HMP_EE,
+		given[HMP_PROV_DEFAULT][c] = (struct hmp_given){ HMP_CAPACITY | HMP_PERF | HMP_EE | HMP_SMT,
 								 HMP_CAPACITY_MAX, HMP_SCORE_MAX,
-								 HMP_SCORE_MAX };
-	copy_why(status[HMP_PROV_DEFAULT].why, "capacity 1024 and scores 1020 where nobody knows better");
+								 HMP_SCORE_MAX, HMP_SMT_DEFAULT };
+	copy_why(status[HMP_PROV_DEFAULT].why,
+		 "capacity 1024, scores 1020 and SMT share 400 where nobody knows better");
 	status[HMP_PROV_DEFAULT].active = 1;
 	for (int p = 0; p < HMP_PROV_DEFAULT; p++)
 		copy_why(status[p].why, "nothing provided yet");
@@ -87,6 +89,17 @@ void hmp_provide(enum hmp_provider p, int cpu, unsigned mask, int capacity, int 
 		g->perf = (uint16_t)clamp(perf, 0, HMP_SCORE_MAX);
 	if (mask & HMP_EE)
 		g->ee = (uint16_t)clamp(ee, 0, HMP_SCORE_MAX);
+	sched_plat_hmp_unlock();
+}
+
+/* See hmp.h. */
+void hmp_provide_smt(enum hmp_provider p, int cpu, int smt)
+{
+	if (p >= HMP_PROV_DEFAULT || cpu < 0 || cpu >= hmp_cpus)
+		return;
+	sched_plat_hmp_lock();
+	given[p][cpu].mask |= HMP_SMT;
+	given[p][cpu].smt = (uint16_t)clamp(smt, 0, HMP_SMT_MAX);
 	sched_plat_hmp_unlock();
 }
 
@@ -128,9 +141,11 @@ static struct hmp_cpu resolve(int cpu)
 	r.capacity_from = (uint8_t)source_of(cpu, HMP_CAPACITY);
 	r.perf_from = (uint8_t)source_of(cpu, HMP_PERF);
 	r.ee_from = (uint8_t)source_of(cpu, HMP_EE);
+	r.smt_from = (uint8_t)source_of(cpu, HMP_SMT);
 	r.capacity = given[r.capacity_from][cpu].capacity;
 	r.perf = given[r.perf_from][cpu].perf;
 	r.ee = given[r.ee_from][cpu].ee;
+	r.smt = given[r.smt_from][cpu].smt;
 	return r;
 }
 
@@ -145,10 +160,15 @@ static void store(int cpu, const struct hmp_cpu *r)
 	__atomic_store_n(&p->rec.weight, r->weight, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.perf, r->perf, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.ee, r->ee, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.smt, r->smt, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.perf_shared, r->perf_shared, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.ee_shared, r->ee_shared, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.avoid, r->avoid, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.never, r->never, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.capacity_from, r->capacity_from, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.perf_from, r->perf_from, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.ee_from, r->ee_from, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->rec.smt_from, r->smt_from, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.generation, r->generation, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
 }
@@ -156,15 +176,28 @@ static void store(int cpu, const struct hmp_cpu *r)
 static int same(const struct hmp_cpu *a, const struct hmp_cpu *b)
 {
 	return a->capacity == b->capacity && a->weight == b->weight && a->perf == b->perf &&
-	       a->ee == b->ee && a->avoid == b->avoid && a->capacity_from == b->capacity_from &&
-	       a->perf_from == b->perf_from && a->ee_from == b->ee_from;
+	       a->ee == b->ee && a->smt == b->smt && a->avoid == b->avoid && a->never == b->never &&
+	       a->capacity_from == b->capacity_from && a->perf_from == b->perf_from &&
+	       a->ee_from == b->ee_from && a->smt_from == b->smt_from;
+}
+
+/* The capacity of r scaled so that the fastest (cap_max) is 1024, and no
+ * lower than HMP_CAPACITY_MIN. */
+static int scaled_capacity(const struct hmp_cpu *r, int cap_max)
+{
+	return clamp((r->capacity * HMP_CAPACITY_MAX + cap_max / 2) / cap_max, HMP_CAPACITY_MIN,
+		     HMP_CAPACITY_MAX);
 }
 
 /* See hmp.h. Capacities are scaled so that the fastest CPU is 1024; the
- * weight is HMP_WEIGHT_SLOWEST × slowest / capacity, rounded. */
+ * weight is HMP_WEIGHT_SLOWEST × slowest / capacity, rounded (at least 16,
+ * as capacities are at least HMP_CAPACITY_MIN). */
 int hmp_publish(void)
 {
 	int changed = 0, cap_max = 1, cap_min = HMP_CAPACITY_MAX, all_zero = 1, uniform = 1;
+	struct cpuset avoid, never;
+	cpuset_zero(&avoid);
+	cpuset_zero(&never);
 	sched_plat_hmp_lock();
 	struct hmp_cpu first = resolve(0);
 	for (int c = 0; c < hmp_cpus; c++) {
@@ -174,22 +207,37 @@ int hmp_publish(void)
 		uniform &= r.capacity == first.capacity && r.perf == first.perf && r.ee == first.ee;
 	}
 	for (int c = 0; c < hmp_cpus; c++) {
-		int cap = (resolve(c).capacity * HMP_CAPACITY_MAX + cap_max / 2) / cap_max;
+		struct hmp_cpu r = resolve(c);
+		int cap = scaled_capacity(&r, cap_max);
 		cap_min = cap < cap_min ? cap : cap_min;
 	}
-	cap_min = cap_min < 1 ? 1 : cap_min;
 	for (int c = 0; c < hmp_cpus; c++) {
 		struct hmp_cpu r = resolve(c), old;
-		r.capacity = (uint16_t)clamp((r.capacity * HMP_CAPACITY_MAX + cap_max / 2) / cap_max, 1,
-					     HMP_CAPACITY_MAX);
+		r.capacity = (uint16_t)scaled_capacity(&r, cap_max);
 		r.weight = (uint16_t)((HMP_WEIGHT_SLOWEST * cap_min + r.capacity / 2) / r.capacity);
-		r.avoid = r.perf == 0 && !all_zero;
+		if (all_zero) {   /* no information in the scores: they follow capacity */
+			r.perf = (uint16_t)((r.capacity * HMP_SCORE_MAX + HMP_CAPACITY_MAX / 2) /
+					    HMP_CAPACITY_MAX);
+			r.perf_from = r.capacity_from;
+		}
+		r.perf_shared = (uint16_t)(r.perf * r.smt / HMP_SMT_MAX);
+		r.ee_shared = (uint16_t)(r.ee * r.smt / HMP_SMT_MAX);
+		r.avoid = r.perf == 0;
+		r.never = r.avoid && r.ee == 0;
+		if (r.avoid)
+			cpuset_set(&avoid, (unsigned)c);
+		if (r.never)
+			cpuset_set(&never, (unsigned)c);
 		hmp_read(c, &old);
 		if (same(&r, &old) && old.generation)
 			continue;
 		r.generation = old.generation + 1;
 		store(c, &r);
 		changed++;
+	}
+	for (int i = 0; i < CPUSET_WORDS; i++) {
+		__atomic_store_n(&avoid_set.bits[i], avoid.bits[i], __ATOMIC_RELAXED);
+		__atomic_store_n(&never_set.bits[i], never.bits[i], __ATOMIC_RELAXED);
 	}
 	if (changed)
 		__atomic_store_n(&hmp_gen, hmp_gen + 1, __ATOMIC_RELEASE);
@@ -220,10 +268,15 @@ void hmp_read(int cpu, struct hmp_cpu *out)
 		out->weight = __atomic_load_n(&p->rec.weight, __ATOMIC_RELAXED);
 		out->perf = __atomic_load_n(&p->rec.perf, __ATOMIC_RELAXED);
 		out->ee = __atomic_load_n(&p->rec.ee, __ATOMIC_RELAXED);
+		out->smt = __atomic_load_n(&p->rec.smt, __ATOMIC_RELAXED);
+		out->perf_shared = __atomic_load_n(&p->rec.perf_shared, __ATOMIC_RELAXED);
+		out->ee_shared = __atomic_load_n(&p->rec.ee_shared, __ATOMIC_RELAXED);
 		out->avoid = __atomic_load_n(&p->rec.avoid, __ATOMIC_RELAXED);
+		out->never = __atomic_load_n(&p->rec.never, __ATOMIC_RELAXED);
 		out->capacity_from = __atomic_load_n(&p->rec.capacity_from, __ATOMIC_RELAXED);
 		out->perf_from = __atomic_load_n(&p->rec.perf_from, __ATOMIC_RELAXED);
 		out->ee_from = __atomic_load_n(&p->rec.ee_from, __ATOMIC_RELAXED);
+		out->smt_from = __atomic_load_n(&p->rec.smt_from, __ATOMIC_RELAXED);
 		out->generation = __atomic_load_n(&p->rec.generation, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s1)
@@ -236,6 +289,28 @@ int hmp_weight(int cpu) { return __atomic_load_n(&pub[cpu].rec.weight, __ATOMIC_
 int hmp_perf(int cpu) { return __atomic_load_n(&pub[cpu].rec.perf, __ATOMIC_RELAXED); }
 int hmp_ee(int cpu) { return __atomic_load_n(&pub[cpu].rec.ee, __ATOMIC_RELAXED); }
 int hmp_avoid(int cpu) { return __atomic_load_n(&pub[cpu].rec.avoid, __ATOMIC_RELAXED); }
+int hmp_never(int cpu) { return __atomic_load_n(&pub[cpu].rec.never, __ATOMIC_RELAXED); }
+int hmp_smt(int cpu) { return __atomic_load_n(&pub[cpu].rec.smt, __ATOMIC_RELAXED); }
+
+/* See hmp.h. */
+int hmp_score(int cpu, int metric, int shared)
+{
+	const struct hmp_cpu *r = &pub[cpu].rec;
+	const uint16_t *f = metric ? (shared ? &r->ee_shared : &r->ee)
+				   : (shared ? &r->perf_shared : &r->perf);
+	return __atomic_load_n(f, __ATOMIC_RELAXED);
+}
+
+/* Copies a published set word by word. */
+static void set_copy(const struct cpuset *from, struct cpuset *out)
+{
+	for (int i = 0; i < CPUSET_WORDS; i++)
+		out->bits[i] = __atomic_load_n(&from->bits[i], __ATOMIC_RELAXED);
+}
+
+/* See hmp.h. */
+void hmp_avoid_set(struct cpuset *out) { set_copy(&avoid_set, out); }
+void hmp_never_set(struct cpuset *out) { set_copy(&never_set, out); }
 uint64_t hmp_generation(void) { return __atomic_load_n(&hmp_gen, __ATOMIC_ACQUIRE); }
 int hmp_all_perf_zero(void) { return __atomic_load_n(&hmp_zero, __ATOMIC_RELAXED); }
 int hmp_uniform(void) { return hmp_cpus == 0 || __atomic_load_n(&hmp_same, __ATOMIC_RELAXED); }

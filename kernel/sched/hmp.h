@@ -9,7 +9,12 @@
  *                      weighs it (256 on the slowest CPU, less on faster
  *                      ones: the seed report's inverted capacity)
  *   perf, ee 0..1020   dynamic performance / energy-efficiency scores, the
- *                      HFI byte << 2; perf 0 = "do not schedule here"
+ *                      HFI byte << 2; perf 0 = "do not schedule here for
+ *                      performance" (ee 0 too: not at all)
+ *   smt 0..1024        what a second thread on this CPU's core adds, as a
+ *                      share of one thread alone (1024 × (SMT yield − 1));
+ *                      the *_shared scores are perf and ee × smt / 1024,
+ *                      the worth of this CPU while an SMT sibling is busy
  *   generation         bumped on every change of this CPU's record
  *
  * Push interface: providers write what they know; hmp resolves each field
@@ -29,10 +34,21 @@
 #define MOSAIC_SCHED_HMP_H
 #include <stddef.h>
 #include <stdint.h>
+#include "topo_cpuset.h"
 
 #define HMP_CAPACITY_MAX 1024
 #define HMP_SCORE_MAX 1020        /* 255 << 2 */
 #define HMP_WEIGHT_SLOWEST 256    /* = SEARCH_LOAD_ONE */
+/* The slowest capacity hmp can weigh: 1/16 of the fastest, so that every
+ * weight is at least 16 (256 / 16) and no CPU's load vanishes from the
+ * searches; lower capacities are raised to it when published (providers
+ * that can refuse do: kern.hmp.cpu.N.capacity, machine descriptions). */
+#define HMP_CAPACITY_MIN (HMP_CAPACITY_MAX / 16)
+#define HMP_SMT_MAX 1024
+/* The SMT share where nobody knows better: a second thread adds 0.39 of
+ * one, the i7-1370P's yield derived from the seed report's sysbench
+ * medians (machines/i7-1370p.machine). */
+#define HMP_SMT_DEFAULT 400
 
 enum hmp_provider {
 	HMP_PROV_MANUAL = 0,
@@ -48,13 +64,16 @@ enum hmp_provider {
 #define HMP_CAPACITY 0x1u
 #define HMP_PERF 0x2u
 #define HMP_EE 0x4u
+#define HMP_SMT 0x8u
 
 /* A published per-CPU record. */
 struct hmp_cpu {
-	uint16_t capacity, weight, perf, ee;
+	uint16_t capacity, weight, perf, ee, smt;
+	uint16_t perf_shared, ee_shared;   /* perf, ee × smt / 1024 */
 	uint8_t avoid;            /* perf 0 while some other CPU has perf > 0 */
+	uint8_t never;            /* avoid, and ee 0 too: not to be used at all */
 	uint8_t capacity_from;    /* enum hmp_provider that gave each field */
-	uint8_t perf_from, ee_from;
+	uint8_t perf_from, ee_from, smt_from;
 	uint64_t generation;
 };
 
@@ -64,6 +83,8 @@ void hmp_init(int ncpu);
 /* Provider p's values for cpu: the fields in mask (HMP_CAPACITY: 1..1024,
  * HMP_PERF / HMP_EE: 0..1020, clamped). Takes effect at hmp_publish(). */
 void hmp_provide(enum hmp_provider p, int cpu, unsigned mask, int capacity, int perf, int ee);
+/* Provider p's SMT share for cpu (0..1024, clamped; field HMP_SMT). */
+void hmp_provide_smt(enum hmp_provider p, int cpu, int smt);
 /* Provider p no longer knows the fields in mask of cpu (-1: every CPU). */
 void hmp_withdraw(enum hmp_provider p, int cpu, unsigned mask);
 /* Whether provider p applies, and a one-line reason (copied, at most 127
@@ -73,8 +94,10 @@ void hmp_set_status(enum hmp_provider p, int active, const char *why);
 /* Resolves every CPU from the providers, recomputes the weights, and
  * publishes the records that changed (bumping their generations and the
  * global one). Returns the number of CPUs whose record changed. When every
- * CPU's perf resolves to 0 the scores are taken as "no information": no
- * CPU is marked avoid, and hmp_all_perf_zero() says so. */
+ * CPU's perf resolves to 0 the scores are taken as "no information": perf
+ * then follows capacity (1020 × capacity / 1024, from capacity's
+ * provider), no CPU is marked avoid, and hmp_all_perf_zero() says so. A
+ * capacity below HMP_CAPACITY_MIN after scaling is raised to it. */
 int hmp_publish(void);
 
 /* ---- lock-free readers (the scheduling path) ---- */
@@ -87,6 +110,15 @@ int hmp_weight(int cpu);
 int hmp_perf(int cpu);
 int hmp_ee(int cpu);
 int hmp_avoid(int cpu);
+int hmp_never(int cpu);
+int hmp_smt(int cpu);
+/* The score metric (HMP_METRIC_PERF 0, HMP_METRIC_EE 1) selects, alone or
+ * while an SMT sibling is busy (shared). */
+int hmp_score(int cpu, int metric, int shared);
+/* The CPUs marked avoid / never at the last publication (each word read
+ * atomically: a publication in between may mix two). */
+void hmp_avoid_set(struct cpuset *out);
+void hmp_never_set(struct cpuset *out);
 /* Bumped whenever any CPU's record changes. */
 uint64_t hmp_generation(void);
 /* 1 while the last publication found every perf 0 (ignored). */

@@ -136,6 +136,8 @@ struct td_sched {
 	int32_t ts_lockcpu;      /* CPU whose tdq lock protects it, or SCHED_TS_LOCK_BLOCKED */
 	int32_t ts_lastcpu;      /* CPU it ran on before the last switch-out, -1 never ran */
 	int32_t ts_bound_cpu;    /* CPU of sched_bind(), -1 if not bound */
+	int32_t ts_move_to;      /* hmp: the CPU a TSF_PICKCPU switch moves it to, -1: search */
+	uint64_t ts_move_tick;   /* hmp: tick it was last asked to move (at most once a balance interval) */
 	int32_t ts_slice;        /* ticks of the current slice consumed (counts up) */
 	uint32_t ts_slptime;     /* voluntary sleep time, ticks << 10 */
 	uint32_t ts_runtime;     /* run time, ticks << 10 */
@@ -345,7 +347,9 @@ struct sched_stats {
 	uint64_t hmp_steered;     /* hmp placements that steering (d) changed (kern.sched.hmp.audit) */
 	uint64_t hmp_avoid_picks; /* placements that left out CPUs with HFI perf 0 */
 	uint64_t hmp_avoid_moves; /* running threads that left a CPU with HFI perf 0 */
-	uint64_t upmigrations;    /* running threads a faster idle CPU asked over (kern.sched.hmp.upmigrate) */
+	uint64_t upmigrations;    /* running threads that moved to the faster idle CPU that asked (kern.sched.hmp.upmigrate) */
+	uint64_t upmigrate_asks;  /* running threads an idle CPU here asked over */
+	uint64_t upmigrate_stale; /* asked threads that stayed: the CPU that asked was no longer better */
 	uint64_t hmp_class_picks; /* interactive threads kept to the fastest CPUs (kern.sched.hmp.class_aware) */
 	uint64_t primary_picks;   /* placed in the primary domain (kern.sched.primary) */
 	uint64_t primary_overflows; /* no primary CPU idle: placed anywhere */

@@ -167,29 +167,51 @@ struct search_mode {
 	uint8_t highest_random;  /* (f) highest's random range = the CPU's weight */
 	uint8_t smt_steer;       /* beyond: half the steering on a CPU whose SMT sibling is busy */
 	uint8_t metric;          /* HMP_METRIC_*: the score (d) and (e) use */
+	uint8_t best;            /* beyond: the best-CPU searches (hmp_search.c) */
+	uint8_t latency;         /* beyond: an interactive thread counts CPUs it would preempt as free */
+	uint8_t perf0;           /* HMP_PERF0_*: what HFI perf 0 means */
 };
 /* The switches as a decision sees them now. Lock-free. */
 struct search_mode search_mode_now(void);
-/* CPUs hmp says not to use (perf 0) among the CPUs of mask, when at least
- * one CPU of mask is usable: they are cleared from *mask and 1 returned;
- * else *mask is untouched and 0 returned. Only with mode->hmp. */
+/* CPUs hmp says not to use among the CPUs of mask — perf 0 with
+ * kern.sched.hmp.perf0=strict, perf 0 and ee 0 with perf0=sdm — when at
+ * least one CPU of mask is usable (none with perf0=overflow): they are
+ * cleared from *mask and 1 returned; else *mask is untouched and 0
+ * returned. Only with mode->hmp.
+ * A word-wise set operation: no CPU is visited. */
 int hmp_drop_avoided(const struct search_mode *mode, struct cpuset *mask);
 /* 1 if ts, running on cpu, should leave it: policy hmp, cpu marked avoid,
  * and ts may run on some CPU that is not. */
 int hmp_should_leave(const struct td_sched *ts, int cpu);
 /* hmp: 1 if a thread running alone on `from` would run better on `to`:
  * `to` and its SMT siblings are idle, `to` is not avoided, and it is
- * faster, or as fast while `from` shares its core, or `from` is avoided.
- * Lock-free reads. */
-int hmp_better_idle(int to, int from);
-/* hmp: 1 if some CPU ts may run on is hmp_better_idle() than `from`. */
-int hmp_better_idle_for(const struct td_sched *ts, int from);
-/* kern.sched.hmp.upmigrate: self, idle and about to halt, asks the
- * slowest CPU whose lone running thread it would serve better
+ * worth more than an eighth more than `from` as it is (its score, or
+ * capacity, shared while an SMT sibling of `from` is busy; an avoided
+ * `from` is worth nothing). Lock-free reads. */
+int hmp_better_idle(const struct search_mode *mode, int to, int from);
+/* hmp: the CPU ts may run on that is hmp_better_idle() than `from` and
+ * worth most, -1 if none. */
+int hmp_better_idle_for(const struct search_mode *mode, const struct td_sched *ts, int from);
+/* hmp: asks t (running, its tdq locked) to move to `to` at its next
+ * switch (TSF_PICKCPU with ts_move_to), unless it may not, is already
+ * asked, or was asked within the last balance interval: 1 if asked. The
+ * caller sends the IPI. */
+int hmp_ask_move(struct td_sched *t, int to);
+/* At t's switch with TSF_PICKCPU and ts_move_to `to` (on self, locked;
+ * the switch has cleared ts_move_to): `to` if it still serves t better
+ * (counted in upmigrations), else self (upmigrate_stale). */
+int hmp_move_target(struct td_sched *t, int self, int to);
+/* kern.sched.hmp.upmigrate: self, idle and about to halt, asks the CPU
+ * worth least whose lone running thread it would serve better
  * (hmp_better_idle) to send that thread over at its next switch
- * (TSF_PICKCPU and an IPI). No tdq lock held; takes the victim's with a
+ * (hmp_ask_move and an IPI). No tdq lock held; takes the victim's with a
  * trylock. */
 void hmp_upmigrate_pull(int self);
+/* Whether idle self may steal work: always but under hmp on a CPU it
+ * avoids — never with perf0=strict or for perf 0 and ee 0, and for an
+ * overflow CPU (perf0=sdm, ee > 0) only while no CPU it does not avoid is
+ * idle. */
+int hmp_may_steal(const struct search_mode *mode, int self);
 /* kern.sched.hmp.class_aware: for an interactive thread under hmp,
  * narrows *mask to its fastest CPUs (when that leaves some and drops
  * some); returns 1 if it did. */
@@ -209,7 +231,11 @@ int sched_cpu_core_type(int cpu);
 
 extern int64_t sched_policy;
 extern int64_t hmp_sw_weight, hmp_sw_normalize, hmp_sw_smt, hmp_sw_steer, hmp_sw_random,
-	hmp_sw_highest_random, hmp_sw_smt_steer, hmp_metric, hmp_audit, hmp_upmigrate, hmp_balance_stats;
+	hmp_sw_highest_random, hmp_sw_smt_steer, hmp_metric, hmp_audit, hmp_upmigrate, hmp_balance_stats,
+	hmp_sw_best, hmp_sw_latency, hmp_perf0;
+#define HMP_PERF0_SDM 0      /* kern.sched.hmp.perf0=sdm: perf 0 overflow only, perf 0 + ee 0 never */
+#define HMP_PERF0_STRICT 1   /* perf0=strict: perf 0 never while elsewhere is possible (the report) */
+#define HMP_PERF0_OVERFLOW 2 /* perf0=overflow: every perf-0 CPU is overflow, ee 0 too */
 
 /* Cost hook: SCHED_COST(groups|cpus|muls|stat_hits|stat_recomputes, n)
  * marks the work of the placement code (cpu_group nodes visited, CPUs
@@ -240,6 +266,10 @@ struct cpu_search {
 	int cs_pri;
 	int cs_load;
 	int cs_trans;
+	int64_t cs_wmax;     /* hmp best lowest: a CPU qualifies only if (its threads + 1) × its
+			      * weight is below this (the balancer's receivers); 0: no limit */
+	int cs_free_pri;     /* hmp best lowest with latency: a CPU whose best thread is worse
+			      * than this counts as free (-1: none) */
 };
 struct cpu_search_res {
 	int csr_cpu;
@@ -254,6 +284,14 @@ int64_t cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s
 int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
 int sched_lowest(const struct search_mode *mode, const struct cpu_group *cg, const struct cpuset *mask,
 		 int pri, int maxload, int prefer, int running);
+/* sched_lowest() with every field of s (cs_wmax, cs_free_pri). */
+int sched_lowest_search(const struct cpu_group *cg, const struct cpu_search *s);
+/* The searches under kern.sched.hmp.best (hmp_search.c): the contracts of
+ * cpu_search_lowest() and cpu_search_highest(), with hmp's rules. */
+int64_t hmp_best_search_lowest(const struct cpu_group *cg, const struct cpu_search *s,
+			       struct cpu_search_res *r);
+int64_t hmp_best_search_highest(const struct cpu_group *cg, const struct cpu_search *s,
+				struct cpu_search_res *r);
 int sched_highest(const struct search_mode *mode, const struct cpu_group *cg,
 		  const struct cpuset *mask, int minload, int mintrans);
 /* The load one more thread would weigh on cpu under mode (SEARCH_LOAD_ONE,

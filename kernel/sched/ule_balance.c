@@ -63,16 +63,24 @@ int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct 
  * CPU at its next switch (another CPU gets an IPI; on the calling CPU
  * sched_clock sees the mark). Under hmp only when an idle core would serve
  * it better, so that a thread is not sent back and forth between CPUs
- * the searches weigh differently. FreeBSD: the TDF_PICKCPU branch of
- * sched_balance_group(). */
+ * the searches weigh differently, and then straight to that core
+ * (hmp_ask_move), at most once a balance interval. FreeBSD: the
+ * TDF_PICKCPU branch of sched_balance_group(). */
 static void balance_lone_thread(const struct search_mode *mode, int high)
 {
 	int self = sched_plat_cpu_self();
 	struct tdq *tdq = tdq_cpu(high);
 	sched_plat_tdq_lock(high);
 	struct td_sched *t = tdq->tdq_curthread;
-	if (t && ts_can_migrate(t) && (!mode->hmp || hmp_better_idle_for(t, high))) {
+	int asked = 0;
+	if (t && ts_can_migrate(t) && !mode->hmp) {
 		t->ts_flags |= TSF_PICKCPU;
+		asked = 1;
+	} else if (t) {
+		int to = hmp_better_idle_for(mode, t, high);
+		asked = to >= 0 && hmp_ask_move(t, to);
+	}
+	if (asked) {
 		tdq_cpu(self)->tdq_stats.balance_pickcpu++;
 		if (high != self) {
 			tdq_cpu(self)->tdq_stats.ipis++;
@@ -137,12 +145,51 @@ static int balance_receivers(const struct search_mode *mode, int high, struct cp
 	return fewer;
 }
 
+/* kern.sched.hmp.best's pass: donors are only CPUs with a thread to give,
+ * heaviest weighted load first (hmp_search.c), and a receiver must end
+ * below the donor's weighted load ((threads + 1) × weight < the donor's
+ * threads × weight), which the search checks itself. So when the heaviest
+ * donor finds no receiver, no lighter one can: the pass ends there. A
+ * running thread alone on its CPU is not the balancer's: up-migration asks
+ * it over to a better idle core (hmp_upmigrate_pull). */
+static int balance_group_best(const struct search_mode *mode, const struct cpu_group *cg)
+{
+	struct cpuset hmask = sched_online, lmask;
+	int resched = 0;
+	for (;;) {
+		int high = sched_highest(mode, cg, &hmask, 2, 1);
+		if (high < 0)
+			return resched;
+		cpuset_clr_cpu(&hmask, high);
+		lmask = hmask;
+		hmp_drop_avoided(mode, &lmask);
+		SCHED_COST(muls, 1);
+		struct cpu_search s = { .cs_mode = *mode, .cs_mask = &lmask, .cs_prefer = high,
+					.cs_running = 1, .cs_pri = -1, .cs_load = INT32_MAX,
+					.cs_wmax = search_thread_weight(mode, high) * tdq_load_of(high),
+					.cs_free_pri = -1 };
+		for (;;) {
+			int low = sched_lowest_search(cg, &s);
+			if (low < 0)
+				return resched;
+			if (sched_balance_pair(mode, tdq_cpu(high), tdq_cpu(low), &resched)) {
+				cpuset_clr_cpu(&hmask, low);
+				break;
+			}
+			cpuset_clr_cpu(&lmask, low);
+		}
+	}
+}
+
 /* See ule.h. One pass over cg: the most loaded CPU gives a thread to the
  * least loaded one on its least loaded path, pair after pair. Under hmp
  * (with kern.sched.hmp.balance_stats) the receivers are first narrowed to
- * those the weighted comparison accepts (balance_receivers). */
+ * those the weighted comparison accepts (balance_receivers); with
+ * kern.sched.hmp.best the pass is balance_group_best(). */
 int sched_balance_group(const struct search_mode *mode, const struct cpu_group *cg)
 {
+	if (mode->hmp && mode->best)
+		return balance_group_best(mode, cg);
 	struct cpuset hmask = sched_online, lmask;
 	int resched = 0;
 	bstats.pass++;

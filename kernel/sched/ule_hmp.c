@@ -41,13 +41,30 @@ int64_t hmp_sw_smt_steer = 1;
 int64_t hmp_metric = HMP_METRIC_PERF;
 /* kern.sched.hmp.audit: also decide without (d) to count in the
  * schedstats how often steering changed a placement (costs a second
- * search per placement). */
-int64_t hmp_audit = 1;
+ * search per placement, so off unless asked for). */
+int64_t hmp_audit = 0;
 /* kern.sched.hmp.balance_stats: the balancer narrows a donor's receivers
  * once, from per-pass statistics, to those its weighted comparison
  * accepts (ule_balance.c); 0 searches and refuses them one at a time,
  * as before that change (kept to measure and compare the two). */
 int64_t hmp_balance_stats = 1;
+/* kern.sched.hmp.best (beyond the report): the best-CPU searches of
+ * hmp_search.c — a CPU is valued by what it adds for the thread, a group
+ * by the best CPU it offers before its total, a donor by its threads
+ * before its weighted load, the random draw for exact ties only; 0 is the
+ * report's searches (a)-(f) in ule_search.c. */
+int64_t hmp_sw_best = 1;
+/* kern.sched.hmp.latency (beyond the report): an interactive thread
+ * (ULE's score) counts a CPU whose threads it would all preempt as free,
+ * so it gets the fastest CPU before batch threads do. */
+int64_t hmp_sw_latency = 1;
+/* kern.sched.hmp.perf0: what HFI perf 0 means. HMP_PERF0_SDM (Intel SDM):
+ * perf 0 with ee > 0 is "avoid for performance" — used only as overflow,
+ * once every CPU with perf > 0 has a thread — and perf 0 with ee 0 is
+ * "not at all"; HMP_PERF0_STRICT (the seed report): never while the
+ * thread may run elsewhere; HMP_PERF0_OVERFLOW: every perf-0 CPU is
+ * overflow, whatever its ee (to measure what obeying ee 0 costs). */
+int64_t hmp_perf0 = HMP_PERF0_SDM;
 
 static uint8_t on(const int64_t *sw)
 {
@@ -70,6 +87,9 @@ struct search_mode search_mode_now(void)
 	m.smt_steer = on(&hmp_sw_smt_steer);
 	m.metric = __atomic_load_n(&hmp_metric, __ATOMIC_RELAXED) == HMP_METRIC_EE ? HMP_METRIC_EE
 										  : HMP_METRIC_PERF;
+	m.best = on(&hmp_sw_best);
+	m.latency = on(&hmp_sw_latency);
+	m.perf0 = (uint8_t)__atomic_load_n(&hmp_perf0, __ATOMIC_RELAXED);
 	return m;
 }
 
@@ -78,21 +98,38 @@ int hmp_drop_avoided(const struct search_mode *mode, struct cpuset *mask)
 {
 	if (!mode->hmp)
 		return 0;
-	struct cpuset usable = *mask;
-	int dropped = 0;
-	SCHED_COST(cpus, cpuset_count(mask));
-	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c))
-		if (hmp_avoid(c)) {
-			cpuset_clr_cpu(&usable, c);
-			dropped = 1;
-		}
-	if (!dropped || cpuset_empty(&usable))
+	struct cpuset off, usable;
+	if (mode->perf0 == HMP_PERF0_OVERFLOW)
+		return 0;
+	if (mode->perf0 == HMP_PERF0_STRICT)
+		hmp_avoid_set(&off);
+	else
+		hmp_never_set(&off);
+	int dropped = 0, left = 0;
+	for (int i = 0; i < CPUSET_WORDS; i++) {
+		usable.bits[i] = mask->bits[i] & ~off.bits[i];
+		dropped |= (mask->bits[i] & off.bits[i]) != 0;
+		left |= usable.bits[i] != 0;
+	}
+	if (!dropped || !left)
 		return 0;
 	*mask = usable;
 	return 1;
 }
 
-/* See ule.h. */
+/* 1 if some CPU of mask that hmp does not avoid runs nothing (lock-free). */
+static int idle_unavoided(const struct cpuset *mask)
+{
+	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c)) {
+		SCHED_COST(cpus, 1);
+		if (!hmp_avoid(c) && tdq_load_of(c) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* See ule.h. Under perf0=sdm a thread on an overflow CPU (perf 0, ee >
+ * 0) leaves once a CPU it may use with perf > 0 is idle. */
 int hmp_should_leave(const struct td_sched *ts, int cpu)
 {
 	struct search_mode mode = search_mode_now();
@@ -101,7 +138,19 @@ int hmp_should_leave(const struct td_sched *ts, int cpu)
 	struct cpuset mask = ts->ts_mask;
 	for (int i = 0; i < CPUSET_WORDS; i++)
 		mask.bits[i] &= sched_online.bits[i];
-	return hmp_drop_avoided(&mode, &mask);
+	if (mode.perf0 == HMP_PERF0_STRICT || (mode.perf0 == HMP_PERF0_SDM && hmp_never(cpu)))
+		return hmp_drop_avoided(&mode, &mask);
+	return idle_unavoided(&mask);
+}
+
+/* See ule.h. */
+int hmp_may_steal(const struct search_mode *mode, int self)
+{
+	if (!mode->hmp || !hmp_avoid(self))
+		return 1;
+	if (mode->perf0 == HMP_PERF0_STRICT || (mode->perf0 == HMP_PERF0_SDM && hmp_never(self)))
+		return 0;
+	return !idle_unavoided(&sched_online);   /* overflow: only while every scored CPU is busy */
 }
 
 /* See ule.h. */
@@ -124,33 +173,83 @@ static int core_idle(int cpu)
 	return 1;
 }
 
-/* See ule.h. */
-int hmp_better_idle(int to, int from)
+/* What cpu is worth to a CPU-bound thread running there alone: its score
+ * (or capacity) as the searches value a free CPU (hmp_search.c), shared
+ * while an SMT sibling is busy; 0 for a CPU hmp avoids. */
+static int64_t worth(const struct search_mode *m, int cpu, int shared)
+{
+	if (hmp_avoid(cpu))
+		return 0;
+	if (!m->best || !m->steer) {   /* the report's rules steer by capacity */
+		int64_t cap = hmp_capacity(cpu);
+		return shared ? cap * hmp_smt(cpu) / HMP_SMT_MAX : cap;
+	}
+	return hmp_score(cpu, m->metric, shared);
+}
+
+/* See ule.h. A margin of an eighth (the free prefer bonus of the
+ * searches) keeps small score differences from moving threads. */
+int hmp_better_idle(const struct search_mode *m, int to, int from)
 {
 	if (to == from || hmp_avoid(to) || !core_idle(to))
 		return 0;
-	int ct = hmp_capacity(to), cf = hmp_capacity(from);
-	return ct > cf || (ct == cf && tdq_core_shared(from)) || hmp_avoid(from);
+	int64_t wt = worth(m, to, 0), wf = worth(m, from, tdq_core_shared(from));
+	return wt > wf + wf / 8;
 }
 
-/* See ule.h. */
-int hmp_better_idle_for(const struct td_sched *ts, int from)
+/* See ule.h. The best target: the CPU worth most. */
+int hmp_better_idle_for(const struct search_mode *m, const struct td_sched *ts, int from)
 {
 	struct cpuset mask = ts->ts_mask;
 	for (int i = 0; i < CPUSET_WORDS; i++)
 		mask.bits[i] &= sched_online.bits[i];
+	int best = -1;
+	int64_t bw = -1;
 	for (int c = cpuset_first(&mask); c >= 0; c = cpuset_next(&mask, c)) {
 		SCHED_COST(cpus, 1);
-		if (hmp_better_idle(c, from))
-			return 1;
+		if (!hmp_better_idle(m, c, from))
+			continue;
+		int64_t w = worth(m, c, 0);
+		if (w > bw) {
+			bw = w;
+			best = c;
+		}
 	}
-	return 0;
+	return best;
 }
 
-/* kern.sched.hmp.upmigrate: an idle CPU whose core is idle asks a slower
- * CPU (or one whose core is shared) to hand over its lone running thread
- * at the next switch point (beyond the report: ULE alone keeps a CPU-bound
- * thread where it started). */
+/* See ule.h. */
+int hmp_ask_move(struct td_sched *t, int to)
+{
+	uint64_t now = sched_plat_ticks();
+	if ((t->ts_flags & TSF_PICKCPU) || !ts_can_migrate(t) || !ts_can_run_on(t, to) ||
+	    (t->ts_move_tick && now - t->ts_move_tick < (uint64_t)balance_interval))
+		return 0;
+	t->ts_flags |= TSF_PICKCPU;
+	t->ts_move_to = to;
+	t->ts_move_tick = now;
+	return 1;
+}
+
+/* See ule.h. */
+int hmp_move_target(struct td_sched *t, int self, int to)
+{
+	struct search_mode mode = search_mode_now();
+	if (!mode.hmp || !cpuset_isset(&sched_online, (unsigned)to) || !ts_can_run_on(t, to) ||
+	    !hmp_better_idle(&mode, to, self)) {
+		tdq_cpu(self)->tdq_stats.upmigrate_stale++;
+		return self;
+	}
+	tdq_cpu(self)->tdq_stats.upmigrations++;
+	return to;
+}
+
+/* kern.sched.hmp.upmigrate: an idle CPU whose core is idle asks a CPU
+ * it would serve better (worth more: faster, or a whole core against a
+ * shared one, or not avoided) to send its lone running thread over at the
+ * next switch — to it, no new search (beyond the report: ULE alone keeps a
+ * CPU-bound thread where it started). A thread is asked at most once a
+ * balance interval. */
 int64_t hmp_upmigrate = 1;
 
 /* See ule.h. */
@@ -161,21 +260,23 @@ void hmp_upmigrate_pull(int self)
 	    tdq_load_of(self) > 0 || !core_idle(self) || hmp_avoid(self))
 		return;
 	int victim = -1;
+	int64_t vw = 0;
 	SCHED_COST(cpus, cpuset_count(&sched_online));
 	for (int c = cpuset_first(&sched_online); c >= 0; c = cpuset_next(&sched_online, c)) {
-		if (tdq_load_of(c) != 1 || !hmp_better_idle(self, c))
+		if (tdq_load_of(c) != 1 || !hmp_better_idle(&mode, self, c))
 			continue;
-		if (victim < 0 || hmp_capacity(c) < hmp_capacity(victim))
-			victim = c;   /* the slowest first */
+		int64_t w = worth(&mode, c, tdq_core_shared(c));
+		if (victim < 0 || w < vw) {   /* the one worth least first */
+			victim = c;
+			vw = w;
+		}
 	}
 	if (victim < 0 || !sched_plat_tdq_trylock(victim))
 		return;
 	struct tdq *tdq = tdq_cpu(victim);
 	struct td_sched *t = tdq->tdq_curthread;
-	if (t && tdq->tdq_load == 1 && ts_can_migrate(t) && ts_can_run_on(t, self) &&
-	    !(t->ts_flags & TSF_PICKCPU)) {
-		t->ts_flags |= TSF_PICKCPU;
-		tdq_cpu(self)->tdq_stats.upmigrations++;
+	if (t && tdq->tdq_load == 1 && hmp_ask_move(t, self)) {
+		tdq_cpu(self)->tdq_stats.upmigrate_asks++;
 		tdq_cpu(self)->tdq_stats.ipis++;
 		sched_plat_ipi(victim, SCHED_PLAT_IPI_AST);
 	}

@@ -50,8 +50,8 @@ int tdq_idled(struct tdq *tdq)
 	if (!__atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE) || !steal_idle || !tdq->tdq_cg)
 		return 1;
 	struct search_mode mode = search_mode_now();
-	if (mode.hmp && hmp_avoid(self))
-		return 1;   /* HFI perf 0: do not pull work here */
+	if (!hmp_may_steal(&mode, self))
+		return 1;   /* HFI perf 0: no work pulled here (but overflow) */
 	struct cpuset mask = others(self);
 restart:;
 	int switchcnt = tdq_switchcount(tdq), goup = 0;
@@ -106,7 +106,7 @@ void tdq_trysteal(struct tdq *tdq)
 	    !trysteal_limit || !tdq->tdq_cg)
 		return;
 	struct search_mode mode = search_mode_now();
-	if (mode.hmp && hmp_avoid(self))
+	if (!hmp_may_steal(&mode, self))
 		return;
 	struct cpuset mask = others(self);
 	const struct cpu_group *cg = tdq->tdq_cg;

@@ -62,22 +62,38 @@ static int prefer_local(const struct td_sched *ts, const struct cpuset *mask, in
 	       !cpu_is_idle(cpu) && tdq_load_of(self) <= tdq_load_of(cpu) + 1;
 }
 
+/* kern.sched.hmp.latency: an interactive timeshare thread (ULE's score)
+ * or a realtime one, with the best-CPU searches. */
+static int latency_sensitive(const struct search_mode *mode, const struct td_sched *ts)
+{
+	return mode->hmp && mode->best && mode->latency &&
+	       (ts->ts_class == SCHED_CLASS_REALTIME ||
+		(ts->ts_class == SCHED_CLASS_TIMESHARE && ts->ts_pri <= PRI_MAX_INTERACT));
+}
+
 /* Steps 5 and 6: the least loaded CPU of the cache group the thread is
  * warm in that is idle, else one where it would be the best priority,
  * else the least loaded anywhere; *path gets the counter of the step that
- * found it. Never -1 for a non-empty mask. */
+ * found it. With kern.sched.hmp.latency a latency-sensitive thread counts
+ * every CPU where it would be the best priority as free, so the fastest
+ * of them wins over an idle slower one. Never -1 for a non-empty mask. */
 static int pick_search(const struct search_mode *mode, const struct td_sched *ts,
 		       const struct cpuset *mask, struct sched_stats *st, uint64_t **path)
 {
 	int running = ts->ts_state == SCHED_TS_RUNNING, pri = ts->ts_pri, cpu = -1;
+	int latency = latency_sensitive(mode, ts);
 	const struct cpu_group *ccg = pick_llc_group(ts, tdq_cpu(ts->ts_cpu)->tdq_cg);
-	if (ccg) {
-		cpu = sched_lowest(mode, ccg, mask, pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE,
-				   INT_MAX, ts->ts_cpu, running);
+	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = ts->ts_cpu,
+				.cs_running = running, .cs_load = INT_MAX,
+				.cs_free_pri = latency ? pri : -1 };
+	if (ccg) {   /* idle (latency: at once) in the warm cache group */
+		s.cs_pri = latency || pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE;
+		cpu = sched_lowest_search(ccg, &s);
 		*path = &st->pick_llc_idle;
 	}
 	if (cpu < 0) {
-		cpu = sched_lowest(mode, sched_top, mask, pri, INT_MAX, ts->ts_cpu, running);
+		s.cs_pri = pri;
+		cpu = sched_lowest_search(sched_top, &s);
 		*path = &st->pick_preempt;
 	}
 	if (cpu < 0) {

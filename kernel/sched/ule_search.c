@@ -192,6 +192,8 @@ static void search_lowest(const struct cpu_group *cg, const struct cpu_search *s
  * total wins; ties go to the one whose best CPU had the smaller value. */
 int64_t cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r)
 {
+	if (s->cs_mode.hmp && s->cs_mode.best)
+		return hmp_best_search_lowest(cg, s, r);
 	struct group_sum sum;
 	search_lowest(cg, s, r, &sum);
 	return sum.total;
@@ -231,6 +233,8 @@ static int64_t search_highest_leaf(const struct cpu_group *cg, const struct cpu_
  * totals are compared per CPU. */
 int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r)
 {
+	if (s->cs_mode.hmp && s->cs_mode.best)
+		return hmp_best_search_highest(cg, s, r);
 	if (cg->cg_children == 0)
 		return search_highest_leaf(cg, s, r);
 	int64_t total = 0, bload = INT64_MIN;
@@ -260,9 +264,16 @@ int sched_lowest(const struct search_mode *mode, const struct cpu_group *cg, con
 		 int pri, int maxload, int prefer, int running)
 {
 	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = prefer,
-				.cs_running = running, .cs_pri = pri, .cs_load = maxload };
+				.cs_running = running, .cs_pri = pri, .cs_load = maxload,
+				.cs_free_pri = -1 };
+	return sched_lowest_search(cg, &s);
+}
+
+/* See ule.h. */
+int sched_lowest_search(const struct cpu_group *cg, const struct cpu_search *s)
+{
 	struct cpu_search_res r;
-	cpu_search_lowest(cg, &s, &r);
+	cpu_search_lowest(cg, s, &r);
 	return r.csr_cpu;
 }
 
@@ -272,7 +283,7 @@ int sched_highest(const struct search_mode *mode, const struct cpu_group *cg,
 		  const struct cpuset *mask, int minload, int mintrans)
 {
 	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_load = minload,
-				.cs_trans = mintrans };
+				.cs_trans = mintrans, .cs_free_pri = -1 };
 	struct cpu_search_res r;
 	cpu_search_highest(cg, &s, &r);
 	return r.csr_cpu;

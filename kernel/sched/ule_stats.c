@@ -10,6 +10,7 @@ const char *const sched_stats_names[SCHED_STATS_NFIELDS] = {
 	"pick_lowest", "pick_local", "pick_fixed", "balance_runs", "balance_moves",
 	"balance_pickcpu", "idle_steals", "try_steals", "ipis", "pick_p", "pick_e", "pick_lpe",
 	"pick_untyped", "hmp_steered", "hmp_avoid_picks", "hmp_avoid_moves", "upmigrations",
+	"upmigrate_asks", "upmigrate_stale",
 	"hmp_class_picks", "primary_picks", "primary_overflows", "primary_misses",
 };
 

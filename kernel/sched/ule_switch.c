@@ -25,14 +25,16 @@ static void account_run(struct tdq *tdq, struct td_sched *cur, uint64_t now_ns)
 /* Queues the still-runnable cur: here, or on another CPU after a repick /
  * for a bind, in transit (ts_block_unlock) to the target's lock. Own tdq
  * locked on entry and on return (dropped in between when migrating).
- * FreeBSD: the "still runnable" branch of sched_switch() with
- * sched_switch_migrate(). */
+ * move_to: where an hmp move request sends it (-1: none). FreeBSD: the
+ * "still runnable" branch of sched_switch() with sched_switch_migrate(). */
 static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted, int pickcpu,
-			    uint64_t now_ns)
+			    int move_to, uint64_t now_ns)
 {
 	int self = tdq->tdq_id, target = self;
 	if (cur->ts_flags & TSF_BOUND) {
 		target = cur->ts_bound_cpu;
+	} else if (ts_can_migrate(cur) && pickcpu && move_to >= 0 && ts_can_run_on(cur, self)) {
+		target = hmp_move_target(cur, self, move_to);   /* asked over: there or nowhere */
 	} else if (ts_can_migrate(cur) && (!ts_can_run_on(cur, self) || pickcpu)) {
 		target = sched_pickcpu(cur, 0);
 	} else if (ts_can_migrate(cur) && hmp_should_leave(cur, self)) {
@@ -109,7 +111,8 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		sched_pctcpu_update(cur, 1);
 		account_run(tdq, cur, now_ns);
 		cur->ts_nswitch++;
-		int pickcpu = (cur->ts_flags & TSF_PICKCPU) != 0;
+		int pickcpu = (cur->ts_flags & TSF_PICKCPU) != 0, move_to = cur->ts_move_to;
+		cur->ts_move_to = -1;
 		int preempted = !(cur->ts_flags & TSF_SLICEEND) && flags == SCHED_SW_PREEMPT;
 		uint64_t back = pickcpu ? (uint64_t)(sched_affinity_ticks * SCHED_MAX_CACHE_LEVELS) : 0;
 		cur->ts_rltick = sched_plat_ticks() - back;
@@ -122,7 +125,7 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		if (runnable) {
 			if (flags == SCHED_SW_SLEEP)
 				cur->ts_slptick = 0;
-			requeue_current(tdq, cur, preempted, pickcpu, now_ns);
+			requeue_current(tdq, cur, preempted, pickcpu, move_to, now_ns);
 		} else {
 			tdq_load_rem(tdq, cur);
 			cur->ts_state = SCHED_TS_INACTIVE;

@@ -24,14 +24,15 @@ const char *__tsan_default_options(void)
 static int stop;
 static long torn, backwards;   /* what the readers saw wrong (atomic) */
 
-/* CPU 0 stays at 1024 (so no rescaling); CPUs 1.. get 4 * v for all three. */
+/* CPU 0 stays at 1024 (so no rescaling); CPUs 1.. get 4 * v for all three,
+ * 64..1020 (capacities below HMP_CAPACITY_MIN would be raised). */
 static void *writer(void *arg)
 {
 	uint64_t v = (uint64_t)(intptr_t)arg;
 	mt_self = 0;
 	for (int i = 0; i < ROUNDS; i++) {
 		v = (v * 1103515245 + 12345) & 0xffff;
-		int val = 4 * (int)(1 + v % 255);
+		int val = 4 * (int)(16 + v % 240);
 		hmp_provide(HMP_PROV_MANUAL, 0, HMP_CAPACITY, 1024, 0, 0);
 		for (int c = 1; c < NCPU; c++)
 			hmp_provide(HMP_PROV_MANUAL, c, HMP_CAPACITY | HMP_PERF | HMP_EE, val, val, val);

@@ -121,12 +121,14 @@ static void test_upmigration(void **state)
 	spt.self = 4;
 	sched_idle(4);                                 /* P CPU 4 idles */
 	assert_true(th[0].ts_flags & TSF_PICKCPU);
+	assert_int_equal(th[0].ts_move_to, 4);
 	assert_int_equal(spt.ipis[12], 1);
-	assert_true(tdq_cpu(4)->tdq_stats.upmigrations == 1);
+	assert_true(tdq_cpu(4)->tdq_stats.upmigrate_asks == 1);
 	spt.self = 12;
 	assert_int_equal(sched_ipi(12, &th[0]), 1);
 	assert_null(sched_switch(&th[0], SCHED_SW_PREEMPT));   /* leaves CPU 12 */
-	assert_true(th[0].ts_cpu < 12);
+	assert_int_equal(th[0].ts_cpu, 4);                     /* for the CPU that asked */
+	assert_true(tdq_cpu(12)->tdq_stats.upmigrations == 1);
 	/* an E thread beside a busy P core's sibling does not count as faster */
 	ut_hybrid(UT_I7, 0);
 	place_on(0, &e);
@@ -141,11 +143,14 @@ static void test_upmigration(void **state)
 	spt.self = 0;
 }
 
+/* kern.sched.hmp.perf0=strict (the report): CPUs with HFI perf 0 get no
+ * thread while the thread may run elsewhere. */
 static void test_perf_zero_never_chosen(void **state)
 {
 	(void)state;
 	for (int trial = 0; trial < 50; trial++) {
 		ut_hybrid(UT_I7, 0);
+		hmp_perf0 = HMP_PERF0_STRICT;
 		seed_all(trial);
 		for (int c = 0; c < 4; c++)
 			hmp_provide(HMP_PROV_MANUAL, c, HMP_PERF, 0, 0, 0);
@@ -317,6 +322,7 @@ static void test_class_aware(void **state)
 	(void)state;
 	for (int on = 0; on <= 1; on++) {
 		ut_hybrid(UT_I7, 0);
+		hmp_sw_latency = 0;
 		hmp_class_aware = on;
 		for (int i = 0; i < 6; i++)
 			place(i);
@@ -408,12 +414,13 @@ static void test_homogeneous_hmp_is_ule(void **state)
 }
 
 /* Loads for the switch tests: every CPU of the i7 shape heavily loaded
- * (4 threads) except those set afterwards; the report's switches only
- * (kern.sched.hmp.smt_steer off). */
+ * (4 threads) except those set afterwards; the report's searches and
+ * switches only (kern.sched.hmp.best and smt_steer off). */
 static void loaded_i7(void)
 {
 	ut_hybrid(UT_I7, 0);
 	hmp_sw_smt_steer = 0;
+	hmp_sw_best = 0;
 	for (int c = 0; c < UT_I7_NCPU; c++)
 		ut_set(c, 4, 0, 150);
 }
@@ -552,6 +559,7 @@ static void test_switch_f_highest_random(void **state)
 		int got[2];
 		for (int on = 1; on >= 0; on--) {
 			ut_hybrid(UT_I7, 0);
+			hmp_sw_best = 0;
 			ut_set(0, 3, 1, 150), ut_set(1, 3, 1, 150);
 			hmp_sw_highest_random = on;
 			tdq_cpu(0)->tdq_rand = seed;
@@ -598,6 +606,7 @@ static void test_normalize_2_3_4(void **state)
 	sched_policy = SCHED_POLICY_HMP;
 	hmp_sw_weight = hmp_sw_normalize = 1;
 	hmp_sw_steer = 0;
+	hmp_sw_best = 0;
 	for (int c = 0; c < 9; c++)
 		ut_set(c, 0, 0, 255);
 	ut_set(0, 1, 0, 150), ut_set(2, 1, 0, 150), ut_set(5, 1, 0, 150);
@@ -622,6 +631,7 @@ static void test_smt_penalty_propagates(void **state)
 {
 	(void)state;
 	ut_hybrid(UT_155H, 25);
+	hmp_sw_best = 0;
 	for (int c = 0; c < 12; c++)
 		ut_set(c, c % 2 ? 0 : 1, 0, c % 2 ? 255 : 150);   /* one thread per P core */
 	for (int c = 12; c < 20; c++)

@@ -62,7 +62,8 @@ static inline void ut_hybrid_values(int kind, int n, int lpe_perf, int *cap, int
 }
 
 /* A booted scheduler over shape kind, hmp filled from the machine
- * provider, policy hmp, every switch on, CPU 0 current. */
+ * provider, policy hmp, every switch at its default (on, perf0=sdm), CPU 0
+ * current. */
 static inline void ut_hybrid(int kind, int lpe_perf)
 {
 	int ncpu = kind == UT_I7 ? UT_I7_NCPU : UT_155H_NCPU;
@@ -84,6 +85,8 @@ static inline void ut_hybrid(int kind, int lpe_perf)
 	sched_policy = SCHED_POLICY_HMP;
 	hmp_sw_weight = hmp_sw_normalize = hmp_sw_smt = hmp_sw_steer = hmp_sw_random = 1;
 	hmp_sw_highest_random = hmp_sw_smt_steer = 1;
+	hmp_sw_best = hmp_sw_latency = hmp_upmigrate = 1;
+	hmp_perf0 = HMP_PERF0_SDM;
 	hmp_metric = HMP_METRIC_PERF;
 }
 #endif

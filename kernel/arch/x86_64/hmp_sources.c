@@ -13,7 +13,8 @@
 #include "hmp_sources.h"
 
 /* An emulated machine: capacity from the speed of each CPU's core type,
- * scores from the initial values of its HFI row. */
+ * scores from the initial values of its HFI row, SMT shares from its
+ * smt-throughput lines. */
 static void provide_machine(unsigned n)
 {
 	const struct machine *m = machine_platform_machine();
@@ -21,21 +22,9 @@ static void provide_machine(unsigned n)
 		hmp_set_status(HMP_PROV_MACHINE, 0, "no machine description (real hardware or plain QEMU)");
 		return;
 	}
-	unsigned top = 1;
-	for (unsigned c = 0; c < n; c++)
-		top = m->speed[m->cpu[c].type] > top ? m->speed[m->cpu[c].type] : top;
-	for (unsigned c = 0; c < n; c++) {
-		const struct machine_cpu *mc = &m->cpu[c];
-		unsigned speed = m->speed[mc->type] ? m->speed[mc->type] : top;
-		hmp_provide(HMP_PROV_MACHINE, (int)c, HMP_CAPACITY,
-			    (int)((speed * HMP_CAPACITY_MAX + top / 2) / top),
-			    0, 0);
-		if (mc->hfi_row >= 0 && m->hfi[mc->hfi_row].set)
-			hmp_provide(HMP_PROV_MACHINE, (int)c, HMP_PERF | HMP_EE, 0,
-				    m->hfi[mc->hfi_row].perf << 2, m->hfi[mc->hfi_row].ee << 2);
-	}
+	machine_hmp_provide(m, n);
 	char why[128];
-	ksnprintf(why, sizeof(why), "%s: capacity from speeds%s", m->model,
+	ksnprintf(why, sizeof(why), "%s: capacity from speeds%s, SMT share from smt-throughput", m->model,
 		  m->hfi_rows ? ", initial scores from its HFI rows" : "");
 	hmp_set_status(HMP_PROV_MACHINE, 1, why);
 }
