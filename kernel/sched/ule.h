@@ -299,8 +299,11 @@ int sched_highest(const struct search_mode *mode, const struct cpu_group *cg,
 int64_t search_thread_weight(const struct search_mode *mode, int cpu);
 
 /* ---- placement (ule_pickcpu.c) ---- */
-/* flags: SPC_OURSELF = requeue of the running thread, never migrate. */
+/* flags: SPC_OURSELF = requeue of the running thread, never migrate;
+ * SPC_LEAVE_AVOIDED = a thread leaving a CPU hmp avoids: only CPUs it does
+ * not (when the thread may use one). */
 #define SPC_OURSELF 0x1
+#define SPC_LEAVE_AVOIDED 0x2
 int sched_pickcpu(struct td_sched *ts, int flags);
 /* Whether ts switched out less than t * affinity ticks ago. */
 int sched_affinity_warm(const struct td_sched *ts, int t);

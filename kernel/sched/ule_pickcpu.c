@@ -203,8 +203,13 @@ int sched_pickcpu(struct td_sched *ts, int flags)
 		return ts->ts_cpu;
 	}
 	struct search_mode mode = search_mode_now();
-	if (hmp_drop_avoided(&mode, &mask))
+	if (flags & SPC_LEAVE_AVOIDED) {   /* leaving an overflow CPU: the scored ones */
+		struct search_mode strict = mode;
+		strict.perf0 = HMP_PERF0_STRICT;
+		hmp_drop_avoided(&strict, &mask);
+	} else if (hmp_drop_avoided(&mode, &mask)) {
 		st->hmp_avoid_picks++;
+	}
 	if (hmp_class_mask(&mode, ts, &mask))
 		st->hmp_class_picks++;
 	pick_primary(&mask, st);

@@ -38,7 +38,7 @@ static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted
 	} else if (ts_can_migrate(cur) && (!ts_can_run_on(cur, self) || pickcpu)) {
 		target = sched_pickcpu(cur, 0);
 	} else if (ts_can_migrate(cur) && hmp_should_leave(cur, self)) {
-		target = sched_pickcpu(cur, 0);
+		target = sched_pickcpu(cur, SPC_LEAVE_AVOIDED);
 		tdq->tdq_stats.hmp_avoid_moves += target != self;
 	}
 	if (target == self) {

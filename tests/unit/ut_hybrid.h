@@ -61,6 +61,17 @@ static inline void ut_hybrid_values(int kind, int n, int lpe_perf, int *cap, int
 	}
 }
 
+/* Policy hmp with every switch at its default (ule_hmp.c). */
+static inline void ut_hmp_defaults(void)
+{
+	sched_policy = SCHED_POLICY_HMP;
+	hmp_sw_weight = hmp_sw_normalize = hmp_sw_smt = hmp_sw_steer = hmp_sw_random = 1;
+	hmp_sw_highest_random = hmp_sw_smt_steer = 1;
+	hmp_sw_best = hmp_sw_latency = hmp_upmigrate = 1;
+	hmp_perf0 = HMP_PERF0_SDM;
+	hmp_metric = HMP_METRIC_PERF;
+}
+
 /* A booted scheduler over shape kind, hmp filled from the machine
  * provider, policy hmp, every switch at its default (on, perf0=sdm), CPU 0
  * current. */
@@ -82,11 +93,6 @@ static inline void ut_hybrid(int kind, int lpe_perf)
 	hmp_publish();
 	sched_init(ut_topo.root, ncpu);
 	sched_start_smp();
-	sched_policy = SCHED_POLICY_HMP;
-	hmp_sw_weight = hmp_sw_normalize = hmp_sw_smt = hmp_sw_steer = hmp_sw_random = 1;
-	hmp_sw_highest_random = hmp_sw_smt_steer = 1;
-	hmp_sw_best = hmp_sw_latency = hmp_upmigrate = 1;
-	hmp_perf0 = HMP_PERF0_SDM;
-	hmp_metric = HMP_METRIC_PERF;
+	ut_hmp_defaults();
 }
 #endif

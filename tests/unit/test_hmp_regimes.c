@@ -1,0 +1,291 @@
+/* Host tests of hybrid placement in the regimes a review found it failing
+ * (docs/hmp.md, "What was fixed"), each on a synthetic tree: B1 a group's
+ * total hiding an idle fast CPU, B2 up-migration that never migrates, B3
+ * every HFI perf 0, B4 the balancer stopping at a donor it cannot use, B5
+ * the random term outweighing cache affinity, B6 weights rounding to 0,
+ * B7 perf 0 as absolute; and latency-sensitive threads. Where the seed
+ * report's searches still exist (kern.sched.hmp.best=0), a companion test
+ * shows the defect is there, so each test would fail on the old rule. */
+#include "ule_test_util.h"
+#include "ut_hybrid.h"
+#include "ut_shape.h"
+#include "ut_place.h"
+
+/* 2 P cores x 2, two 3-core E modules, one LP-E outside the L3: the
+ * i7-1370P model's speeds and scores, LP-E 0.42 (perf 110). CPUs 0-3 P,
+ * 4-9 E, 10 LP-E. */
+static const struct ut_shape b1_shape = {
+	.p_cores = 2, .p_threads = 2, .e_modules = { 3, 3 }, .lpe = 1,
+	.cap = { 1000, 540, 420 }, .perf = { 244, 140, 110 }, .ee = { 80, 200, 230 },
+};
+
+/* The type the k-th CPU-bound thread should get on b1_shape, best first:
+ * a P core (1.0), an E-core (0.54), the LP-E core (0.42), a second SMT
+ * thread (0.39: hmp's default SMT share). */
+static int b1_expected(int k)
+{
+	return k < 2 ? 0 : k < 8 ? 1 : k < 9 ? 2 : 3;
+}
+
+/* 0 P alone, 1 E, 2 LP-E, 3 a P CPU whose sibling is busy, for cpu. */
+static int b1_kind(int cpu)
+{
+	if (cpu >= 10)
+		return 2;
+	if (cpu >= 4)
+		return 1;
+	return tdq_load_of(cpu ^ 1) ? 3 : 0;
+}
+
+/* Places 11 threads on b1_shape; the first k whose CPU kind was not the
+ * expected one, or -1. */
+static int b1_first_misplaced(int seed)
+{
+	ut_shape_boot(&b1_shape);
+	seed_all(seed);
+	for (int k = 0; k < 11; k++) {
+		int cpu = place(k);
+		if (b1_kind(cpu) != b1_expected(k))
+			return k;
+	}
+	return -1;
+}
+
+/* B1: threads fill P cores, then every E-core, then the LP-E core, then
+ * second SMT threads — whatever the group totals. */
+static void test_b1_idle_fast_cpu_is_never_hidden(void **state)
+{
+	(void)state;
+	for (int seed = 0; seed < 100; seed++) {
+		int k = b1_first_misplaced(seed);
+		if (k >= 0)
+			fail_msg("seed %d: thread %d misplaced", seed, k);
+	}
+}
+
+/* B1 under the report's searches: comparing group totals sends some
+ * thread to the LP-E core or a second SMT thread while E-cores idle. */
+static void test_b1_report_searches_hide_it(void **state)
+{
+	(void)state;
+	int misplaced = 0;
+	for (int seed = 0; seed < 100; seed++) {
+		ut_shape_boot(&b1_shape);
+		hmp_sw_best = 0;
+		seed_all(seed);
+		for (int k = 0; k < 11; k++)
+			if (b1_kind(place(k)) != b1_expected(k)) {
+				misplaced++;
+				break;
+			}
+	}
+	assert_true(misplaced > 0);
+}
+
+/* Searches (sched_pickcpu calls that did not just stay) so far. */
+static uint64_t picks(void)
+{
+	return STAT(pick_idle_affinity) + STAT(pick_llc_idle) + STAT(pick_preempt) +
+	       STAT(pick_lowest) + STAT(pick_local);
+}
+
+/* B2: 7 CPU-bound threads on b1_shape for 4 s: once placed, a thread is
+ * asked to move at most once a balance interval, and each ask moves it to
+ * the idle CPU that asked or leaves it alone — no repick search. */
+static void test_b2_upmigration_moves_or_does_nothing(void **state)
+{
+	(void)state;
+	for (int seed = 0; seed < 5; seed++) {
+		ut_shape_boot(&b1_shape);
+		seed_all(seed);
+		for (int k = 0; k < 7; k++)
+			place(k);
+		uint64_t before = picks();
+		for (int r = 0; r < 400; r++)
+			run_round();
+		uint64_t asks = STAT(upmigrate_asks), moved = STAT(upmigrations);
+		uint64_t bound = 7 * (400 / (uint64_t)balance_interval + 1);
+		assert_true(asks <= bound);
+		assert_true(STAT(upmigrations) + STAT(upmigrate_stale) <= asks);
+		assert_true(picks() - before <= moved + bound);
+	}
+}
+
+/* B3: every HFI perf 0 ("no information", seen on real firmware): the
+ * scores follow capacity, so the first threads take P cores. */
+static void test_b3_all_zero_perf_follows_capacity(void **state)
+{
+	(void)state;
+	for (int seed = 0; seed < 100; seed++) {
+		ut_hybrid(UT_I7, 0);
+		for (int c = 0; c < UT_I7_NCPU; c++)
+			hmp_provide(HMP_PROV_HFI, c, HMP_PERF, 0, 0, 0);
+		hmp_publish();
+		assert_true(hmp_all_perf_zero());
+		assert_false(hmp_avoid(0));
+		seed_all(seed);
+		int a = place(0), b = place(1);
+		assert_true(a < 12 && b < 12 && a / 2 != b / 2);
+	}
+}
+
+/* The B4 state on the 155H shape (LP-E perf 25, so usable): a lone thread
+ * on LP-E CPU 20, three on CPU 0 (two queued, free to move), every other
+ * CPU idle; one balancer pass from CPU 0; the threads it moved. */
+static uint64_t b4_pass(int best)
+{
+	ut_hybrid(UT_155H, 25);
+	hmp_sw_best = best;
+	struct cpuset lpe = ut_only(20), cpu0 = ut_only(0);
+	place_on(0, &lpe);
+	for (int k = 1; k < 4; k++)
+		place_on(k, &cpu0);
+	for (int k = 0; k < 4; k++)
+		sched_set_affinity(&th[k], NULL);
+	assert_int_equal(tdq_load_of(0), 3);
+	spt.self = 0;
+	sched_balance();
+	return STAT(balance_moves);
+}
+
+/* B4: the balancer goes on to the donor that has threads to give. */
+static void test_b4_balancer_passes_a_donor_it_cannot_use(void **state)
+{
+	(void)state;
+	for (int seed = 0; seed < 20; seed++) {
+		seed_all(seed);
+		assert_true(b4_pass(1) >= 1);
+	}
+	assert_int_equal(b4_pass(0), 0);   /* the report's balancer stops at the LP-E donor */
+}
+
+/* Where a thread that last ran on CPU 8 (a P core, perf 244) goes when it
+ * wakes with a cold cache and every CPU idle. */
+static int b5_wake(int seed)
+{
+	ut_hybrid(UT_I7, 0);
+	seed_all(seed);
+	struct cpuset eight = ut_only(8);
+	place_on(0, &eight);
+	sched_set_affinity(&th[0], NULL);
+	spt.self = 8;
+	sched_sleep(&th[0]);
+	assert_null(sched_switch(&th[0], SCHED_SW_SLEEP));
+	spt_advance(1000);   /* the cache is cold */
+	spt.self = 0;
+	sched_wakeup(&th[0]);
+	return th[0].ts_cpu;
+}
+
+/* B5: the preferred CPU keeps its thread against equal and slightly
+ * better idle CPUs (the favoured cores, perf 255): the random draw breaks
+ * exact ties only. */
+static void test_b5_random_term_below_the_prefer_bonus(void **state)
+{
+	(void)state;
+	for (int seed = 0; seed < 100; seed++)
+		assert_int_equal(b5_wake(seed), 8);
+}
+
+/* B6: a capacity 1000 times below the fastest is raised to 1/16 of it,
+ * every weight stays at least 16, and the weighted balancer still gives
+ * the slow CPU work. */
+static void test_b6_weights_never_zero(void **state)
+{
+	(void)state;
+	ut_machine(2, 1, 1, 2);
+	hmp_provide(HMP_PROV_MANUAL, 1, HMP_CAPACITY | HMP_PERF, 1, 4, 0);
+	hmp_publish();
+	ut_hmp_defaults();
+	assert_int_equal(hmp_capacity(1), HMP_CAPACITY_MIN);
+	assert_true(hmp_weight(0) >= 16 && hmp_weight(1) == HMP_WEIGHT_SLOWEST);
+	struct cpuset zero = ut_only(0);
+	for (int k = 0; k < 40; k++)
+		place_on(k, &zero);
+	for (int k = 0; k < 40; k++)
+		sched_set_affinity(&th[k], NULL);
+	for (int r = 0; r < 600; r++)
+		run_round();
+	assert_true(tdq_load_of(1) >= 1);
+	assert_true(tdq_load_of(0) > tdq_load_of(1));   /* the fast CPU keeps more */
+}
+
+/* The 155H with its LP-E cores at perf 0 and ee lpe_ee: 22 threads. */
+static void b7_place(int lpe_ee, int n)
+{
+	struct ut_shape sh = {
+		.p_cores = 6, .p_threads = 2, .e_modules = { 4, 4 }, .lpe = 2,
+		.cap = { 1000, 630, 420 }, .perf = { 65, 41, 0 }, .ee = { 47, 148, lpe_ee },
+	};
+	ut_shape_boot(&sh);
+	for (int k = 0; k < n; k++)
+		place(k);
+}
+
+/* B7: perf 0 with ee > 0 is overflow (perf0=sdm): the LP-E cores get the
+ * 21st and 22nd threads, once every scored CPU has one, and a thread there
+ * leaves when a scored CPU comes free; ee 0 too, or perf0=strict: never. */
+static void test_b7_perf_zero_is_overflow(void **state)
+{
+	(void)state;
+	b7_place(60, 20);
+	assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 0);
+	place(20);
+	place(21);
+	assert_int_equal(tdq_load_of(20), 1);
+	assert_int_equal(tdq_load_of(21), 1);
+	int k = 0;
+	while (th[k].ts_cpu != 4)
+		k++;
+	spt.self = 4;
+	sched_switch(&th[k], SCHED_SW_EXIT);   /* a P CPU comes free */
+	for (int r = 0; r < 50; r++)
+		run_round();
+	assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 1);
+	b7_place(0, 22);
+	assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 0);
+	b7_place(60, 0);
+	hmp_perf0 = HMP_PERF0_STRICT;
+	for (int i = 0; i < 22; i++)
+		place(i);
+	assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 0);
+}
+
+/* Latency: with a batch thread on every P core, an interactive thread
+ * goes to a P core, where it runs at once; with kern.sched.hmp.latency=0
+ * to an idle E-core. */
+static void test_latency_sensitive_thread_gets_the_fastest_cpu(void **state)
+{
+	(void)state;
+	for (int on = 0; on <= 1; on++)
+		for (int seed = 0; seed < 20; seed++) {
+			ut_hybrid(UT_I7, 0);
+			hmp_sw_latency = on;
+			seed_all(seed);
+			for (int k = 0; k < 6; k++)
+				assert_true(place(k) < 12);
+			spt.self = 0;
+			sched_thread_init(&th[10], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
+			th[10].ts_slptime = 100u << SCHED_TICK_SHIFT;   /* interactive */
+			sched_add(&th[10], 0);
+			assert_true(th[10].ts_pri <= PRI_MAX_INTERACT);
+			int cpu = th[10].ts_cpu;
+			assert_true(on ? cpu < 12 && tdq_load_of(cpu) == 2 : cpu >= 12);
+		}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_b1_idle_fast_cpu_is_never_hidden),
+		cmocka_unit_test(test_b1_report_searches_hide_it),
+		cmocka_unit_test(test_b2_upmigration_moves_or_does_nothing),
+		cmocka_unit_test(test_b3_all_zero_perf_follows_capacity),
+		cmocka_unit_test(test_b4_balancer_passes_a_donor_it_cannot_use),
+		cmocka_unit_test(test_b5_random_term_below_the_prefer_bonus),
+		cmocka_unit_test(test_b6_weights_never_zero),
+		cmocka_unit_test(test_b7_perf_zero_is_overflow),
+		cmocka_unit_test(test_latency_sensitive_thread_gets_the_fastest_cpu),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
