@@ -38,22 +38,24 @@ struct bp_builtin {
 	const char *set[BP_SETTINGS];
 };
 
-#define HMP_ALL(steer, upmig, smt_steer, class)                                                    \
+#define HMP_ALL(steer, upmig, smt_steer, class, best, perf0)                                       \
 	"kern.sched.policy=hmp", "kern.sched.hmp.weight=1", "kern.sched.hmp.normalize=1",          \
 	"kern.sched.hmp.smt=1", "kern.sched.hmp.steer=" steer, "kern.sched.hmp.random=1",          \
 	"kern.sched.hmp.highest_random=1", "kern.sched.hmp.smt_steer=" smt_steer,                   \
 	"kern.sched.hmp.upmigrate=" upmig, "kern.sched.hmp.class_aware=" class,                     \
-	"kern.sched.hmp.metric=perf", "kern.sched.hmp.balance_stats=1", "kern.sched.primary=all"
+	"kern.sched.hmp.metric=perf", "kern.sched.hmp.balance_stats=1", "kern.sched.primary=all",  \
+	"kern.sched.hmp.best=" best, "kern.sched.hmp.latency=" best,                               \
+	"kern.sched.hmp.perf0=" perf0
 
 static const struct bp_builtin bp_builtins[] = {
 	{ "ule", "stock ULE placement (FreeBSD's)", { "kern.sched.policy=ule", "kern.sched.primary=all" } },
-	{ "hmp", "hybrid placement, every switch at its default (docs/hmp.md)", { HMP_ALL("1", "1", "1", "0") } },
-	{ "hmp-no-d", "hmp without (d), the steering by HFI score", { HMP_ALL("0", "1", "1", "0") } },
-	{ "hmp-upmigrate", "hmp without up-migration", { HMP_ALL("1", "0", "1", "0") } },
-	{ "hmp-report", "the seed report's (a)-(f) only: no smt_steer, no up-migration",
-	  { HMP_ALL("1", "0", "0", "0") } },
+	{ "hmp", "hybrid placement, every switch at its default (docs/hmp.md)", { HMP_ALL("1", "1", "1", "0", "1", "sdm") } },
+	{ "hmp-no-d", "hmp without (d), the steering by HFI score", { HMP_ALL("0", "1", "1", "0", "1", "sdm") } },
+	{ "hmp-upmigrate", "hmp without up-migration", { HMP_ALL("1", "0", "1", "0", "1", "sdm") } },
+	{ "hmp-report", "the seed report's (a)-(f) searches only: no best, latency, smt_steer, up-migration; perf0=strict",
+	  { HMP_ALL("1", "0", "0", "0", "0", "strict") } },
 	{ "hmp+class", "hmp with interactive threads kept on the fastest CPUs",
-	  { HMP_ALL("1", "1", "1", "1") } },
+	  { HMP_ALL("1", "1", "1", "1", "1", "sdm") } },
 	{ "primary-p", "ULE with the P-cores as primary domain (scx_bpfland --primary-domain)",
 	  { "kern.sched.policy=ule", "kern.sched.primary=performance" } },
 	{ "primary-e", "ULE with the E-cores as primary domain",

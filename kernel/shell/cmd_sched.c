@@ -112,13 +112,42 @@ SYSCTL_INT(kern_sched_hmp_highest_random, "kern.sched.hmp.highest_random", &hmp_
 SYSCTL_INT(kern_sched_hmp_smt_steer, "kern.sched.hmp.smt_steer", &hmp_sw_smt_steer, 1, 0, 1,
 	   "half the steering on a CPU whose SMT sibling is busy (beyond the report; default 1)");
 SYSCTL_INT(kern_sched_hmp_audit, "kern.sched.hmp.audit", &hmp_audit, 1, 0, 1,
-	   "count placements steering changed (hmp_steered; one more search each; default 1)");
+	   "count placements steering changed (hmp_steered; one more search each; default 0)");
+SYSCTL_INT(kern_sched_hmp_best, "kern.sched.hmp.best", &hmp_sw_best, 1, 0, 1,
+	   "best-CPU searches: free CPUs by what they add, groups by their best CPU (beyond the "
+	   "report; default 1; 0: the report's (a)-(f) searches)");
+SYSCTL_INT(kern_sched_hmp_latency, "kern.sched.hmp.latency", &hmp_sw_latency, 1, 0, 1,
+	   "interactive threads count CPUs they would preempt as free (beyond the report; default 1)");
 SYSCTL_INT(kern_sched_hmp_balance_stats, "kern.sched.hmp.balance_stats", &hmp_balance_stats, 1, 0, 1,
 	   "balancer: receivers narrowed once per donor from per-pass statistics (default 1)");
 SYSCTL_INT(kern_sched_hmp_class_aware, "kern.sched.hmp.class_aware", &hmp_class_aware, 1, 0, 1,
 	   "interactive threads kept to the fastest CPUs (beyond the report; default 0)");
 SYSCTL_INT(kern_sched_hmp_upmigrate, "kern.sched.hmp.upmigrate", &hmp_upmigrate, 1, 0, 1,
 	   "an idle faster core takes a lone running thread from a slower one (default 1)");
+
+static const char *const perf0_names[] = { "sdm", "strict", "overflow" };
+
+static void perf0_get(int index, char *buf, size_t len)
+{
+	(void)index;
+	int v = (int)__atomic_load_n(&hmp_perf0, __ATOMIC_RELAXED);
+	ksnprintf(buf, len, "%s", perf0_names[v >= 0 && v < 3 ? v : 0]);
+}
+
+static int perf0_set(int index, const char *value, char *err, size_t len)
+{
+	(void)index;
+	for (int v = 0; v < 3; v++)
+		if (strcmp(value, perf0_names[v]) == 0) {
+			__atomic_store_n(&hmp_perf0, v, __ATOMIC_RELAXED);
+			return 0;
+		}
+	ksnprintf(err, len, "kern.sched.hmp.perf0: '%.32s' is not one of sdm|strict|overflow", value);
+	return -1;
+}
+SYSCTL_HANDLER(kern_sched_hmp_perf0, "kern.sched.hmp.perf0", NULL, perf0_get, perf0_set,
+	       "HFI perf 0: sdm (overflow; with ee 0 never), strict (never, the report) or "
+	       "overflow (overflow whatever ee)");
 
 static const char *const primary_names[] = { "all", "performance", "efficiency" };
 
