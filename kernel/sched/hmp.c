@@ -149,6 +149,21 @@ static struct hmp_cpu resolve(int cpu)
 	return r;
 }
 
+/* See hmp.h. */
+int hmp_capacity_fits(int cpu, int cap, int *floor)
+{
+	int lo = HMP_CAPACITY_MAX, hi = 1;
+	sched_plat_hmp_lock();
+	for (int c = 0; c < hmp_cpus; c++) {
+		int v = c == cpu ? cap : given[source_of(c, HMP_CAPACITY)][c].capacity;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	sched_plat_hmp_unlock();
+	*floor = (hi * HMP_CAPACITY_MIN + HMP_CAPACITY_MAX - 1) / HMP_CAPACITY_MAX;
+	return lo >= *floor;
+}
+
 /* Stores r as cpu's record for lock-free readers (seq odd meanwhile). */
 static void store(int cpu, const struct hmp_cpu *r)
 {

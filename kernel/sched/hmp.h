@@ -85,6 +85,11 @@ void hmp_init(int ncpu);
 void hmp_provide(enum hmp_provider p, int cpu, unsigned mask, int capacity, int perf, int ee);
 /* Provider p's SMT share for cpu (0..1024, clamped; field HMP_SMT). */
 void hmp_provide_smt(enum hmp_provider p, int cpu, int smt);
+/* Whether giving cpu the manual capacity cap keeps every resolved
+ * capacity within 16 times of the fastest (HMP_CAPACITY_MIN after
+ * scaling); if not, *floor is the least capacity cpu could have. Takes the
+ * hmp lock. */
+int hmp_capacity_fits(int cpu, int cap, int *floor);
 /* Provider p no longer knows the fields in mask of cpu (-1: every CPU). */
 void hmp_withdraw(enum hmp_provider p, int cpu, unsigned mask);
 /* Whether provider p applies, and a one-line reason (copied, at most 127

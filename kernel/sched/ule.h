@@ -187,7 +187,8 @@ int hmp_should_leave(const struct td_sched *ts, int cpu);
  * `to` and its SMT siblings are idle, `to` is not avoided, and it is
  * worth more than an eighth more than `from` as it is (its score, or
  * capacity, shared while an SMT sibling of `from` is busy; an avoided
- * `from` is worth nothing). Lock-free reads. */
+ * `from` is worth nothing), and the move does not take a thread out of
+ * the primary domain (kern.sched.primary). Lock-free reads. */
 int hmp_better_idle(const struct search_mode *mode, int to, int from);
 /* hmp: the CPU ts may run on that is hmp_better_idle() than `from` and
  * worth most, -1 if none. */

@@ -187,11 +187,27 @@ static int64_t worth(const struct search_mode *m, int cpu, int shared)
 	return hmp_score(cpu, m->metric, shared);
 }
 
+/* 1 if a thread running on `from` would leave the primary domain
+ * (kern.sched.primary) by moving to `to`: a domain holds its threads; only
+ * placement overflows it, when none of its CPUs is idle. O(CPUs) while a
+ * domain by capacity is set, O(1) otherwise. */
+static int leaves_primary(int from, int to)
+{
+	struct cpuset pair, in;
+	cpuset_zero(&pair);
+	cpuset_set(&pair, (unsigned)from);
+	cpuset_set(&pair, (unsigned)to);
+	if (!sched_primary_mask(&pair, &in))
+		return 0;
+	return cpuset_isset(&in, (unsigned)from) && !cpuset_isset(&in, (unsigned)to);
+}
+
 /* See ule.h. A margin of an eighth (the free prefer bonus of the
- * searches) keeps small score differences from moving threads. */
+ * searches) keeps small score differences from moving threads; a thread
+ * is never asked out of the primary domain. */
 int hmp_better_idle(const struct search_mode *m, int to, int from)
 {
-	if (to == from || hmp_avoid(to) || !core_idle(to))
+	if (to == from || hmp_avoid(to) || !core_idle(to) || leaves_primary(from, to))
 		return 0;
 	int64_t wt = worth(m, to, 0), wf = worth(m, from, tdq_core_shared(from));
 	return wt > wf + wf / 8;

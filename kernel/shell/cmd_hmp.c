@@ -58,6 +58,13 @@ static int manual_set(int cpu, int field, const char *value, char *err, size_t l
 		if (parse_u64_range(value, field ? 0 : 1, field ? HMP_SCORE_MAX : HMP_CAPACITY_MAX, &v,
 				    what, err, len))
 			return -1;
+		int floor;
+		if (field == 0 && !hmp_capacity_fits(cpu, (int)v, &floor)) {
+			ksnprintf(err, len, "%s: %lu leaves a CPU more than 16 times slower than the "
+				  "fastest, beyond what hmp's weights can tell apart; at least %d", what,
+				  v, floor);
+			return -1;
+		}
 		hmp_provide(HMP_PROV_MANUAL, cpu, field_masks[field], (int)v, (int)v, (int)v);
 	}
 	manual_status();
@@ -95,8 +102,9 @@ static int cmd_hmp(int argc, char **argv)
 	(void)argv;
 	if (hmp_ncpu() == 0)
 		return printk("hmp: not started\n"), 1;
-	printk("hmp: capacity 1..1024 (fastest = 1024), weight = 256 x slowest / capacity, "
-	       "scores 0..1020 (HFI byte x 4); generation %llu\n",
+	printk("hmp: capacity 64..1024 (fastest = 1024), weight = 256 x slowest / capacity, "
+	       "scores 0..1020 (HFI byte x 4), smt = what a second thread on the core adds "
+	       "(x 1/1024); generation %llu\n",
 	       (unsigned long long)hmp_generation());
 	printk("providers, highest first:\n");
 	for (int p = 0; p < HMP_NPROV; p++) {
@@ -106,18 +114,20 @@ static int cmd_hmp(int argc, char **argv)
 		       active ? "active  " : "inactive", why);
 	}
 	if (hmp_all_perf_zero())
-		printk("every CPU has perf 0: taken as no information, no CPU avoided\n");
-	printk("CPU type  capacity weight perf   ee  row avoid  gen  from(cap/perf/ee)\n");
+		printk("every CPU has perf 0: taken as no information, perf follows capacity, "
+		       "no CPU avoided\n");
+	printk("CPU type  capacity weight perf   ee  smt  row avoid  gen  from(cap/perf/ee/smt)\n");
 	for (int c = 0; c < hmp_ncpu(); c++) {
 		struct hmp_cpu r;
 		hmp_read(c, &r);
 		int row = smp_cpu_desc((unsigned)c)->hfi_row;
 		char rowtxt[8];
 		ksnprintf(rowtxt, sizeof(rowtxt), row >= 0 ? "%d" : "-", row);
-		printk("%3d %-5s %8u %6u %4u %4u %4s %5s %4llu  %s/%s/%s\n", c, type_of(c), r.capacity,
-		       r.weight, r.perf, r.ee, rowtxt, r.avoid ? "yes" : "no",
-		       (unsigned long long)r.generation, short_names[r.capacity_from],
-		       short_names[r.perf_from], short_names[r.ee_from]);
+		printk("%3d %-5s %8u %6u %4u %4u %4u %4s %5s %4llu  %s/%s/%s/%s\n", c, type_of(c),
+		       r.capacity, r.weight, r.perf, r.ee, r.smt, rowtxt,
+		       r.never ? "never" : r.avoid ? "yes" : "no", (unsigned long long)r.generation,
+		       short_names[r.capacity_from], short_names[r.perf_from], short_names[r.ee_from],
+		       short_names[r.smt_from]);
 	}
 	return 0;
 }

@@ -137,6 +137,59 @@ static void test_perf_zero_marks(void **state)
 	for (int c = 0; c < 3; c++)
 		assert_int_equal(rd(c).avoid, 0);            /* all zero: no information */
 	assert_int_equal(hmp_all_perf_zero(), 1);
+	assert_int_equal(rd(0).perf, 1020);                  /* the scores follow capacity */
+}
+
+/* perf 0 with ee 0 is "never"; perf 0 alone only "avoid"; the published
+ * sets say the same. */
+static void test_never_marks(void **state)
+{
+	(void)state;
+	fresh(3);
+	hmp_provide(HMP_PROV_HFI, 1, HMP_PERF | HMP_EE, 0, 0, 200);
+	hmp_provide(HMP_PROV_HFI, 2, HMP_PERF | HMP_EE, 0, 0, 0);
+	hmp_publish();
+	assert_true(rd(1).avoid && !rd(1).never);
+	assert_true(rd(2).avoid && rd(2).never);
+	struct cpuset a, n;
+	hmp_avoid_set(&a);
+	hmp_never_set(&n);
+	assert_true(cpuset_isset(&a, 1) && cpuset_isset(&a, 2) && !cpuset_isset(&a, 0));
+	assert_true(!cpuset_isset(&n, 1) && cpuset_isset(&n, 2));
+}
+
+/* Capacities more than 16 times below the fastest are raised to 1/16 of
+ * it, so no weight is below 16; hmp_capacity_fits() tells the manual
+ * sysctl which values to refuse. */
+static void test_capacity_floor(void **state)
+{
+	(void)state;
+	fresh(2);
+	hmp_provide(HMP_PROV_MANUAL, 0, HMP_CAPACITY, 1024, 0, 0);
+	int floor;
+	assert_false(hmp_capacity_fits(1, 1, &floor));
+	assert_int_equal(floor, HMP_CAPACITY_MIN);
+	assert_true(hmp_capacity_fits(1, 64, &floor));
+	hmp_provide(HMP_PROV_MANUAL, 1, HMP_CAPACITY, 1, 0, 0);
+	hmp_publish();
+	assert_int_equal(rd(1).capacity, HMP_CAPACITY_MIN);
+	assert_int_equal(rd(0).weight, 16);
+	assert_int_equal(rd(1).weight, 256);
+}
+
+/* The SMT share: hmp's default, a provider's, and the shared scores. */
+static void test_smt_share(void **state)
+{
+	(void)state;
+	fresh(2);
+	hmp_provide(HMP_PROV_MACHINE, 0, HMP_PERF | HMP_EE, 0, 1000, 500);
+	hmp_provide_smt(HMP_PROV_MACHINE, 0, 512);
+	hmp_publish();
+	assert_int_equal(rd(1).smt, HMP_SMT_DEFAULT);
+	assert_int_equal(rd(0).smt, 512);
+	assert_int_equal(rd(0).perf_shared, 500);
+	assert_int_equal(hmp_score(0, 1, 1), 250);
+	assert_int_equal(rd(0).smt_from, HMP_PROV_MACHINE);
 }
 
 static void test_generations(void **state)
@@ -263,6 +316,9 @@ int main(void)
 		cmocka_unit_test(test_weights_i7_1370p),
 		cmocka_unit_test(test_capacity_scaling),
 		cmocka_unit_test(test_perf_zero_marks),
+		cmocka_unit_test(test_never_marks),
+		cmocka_unit_test(test_capacity_floor),
+		cmocka_unit_test(test_smt_share),
 		cmocka_unit_test(test_generations),
 		cmocka_unit_test(test_describe_core_types),
 		cmocka_unit_test(test_describe_hwp),

@@ -275,7 +275,7 @@ static void test_class_aware(void **state)
 }
 
 /* kern.sched.primary: efficiency (the E-cores) while one is idle, then
- * overflow; a list; the counters. */
+ * overflow; a list; the counters; up-migration keeps to the domain. */
 static void test_primary_domain(void **state)
 {
 	(void)state;
@@ -302,6 +302,16 @@ static void test_primary_domain(void **state)
 	sched_primary_kind = SCHED_PRIMARY_LIST;
 	place_on(0, &p_only);
 	assert_true(tdq_cpu(0)->tdq_stats.primary_misses == 1);   /* 7 and 16 idle, not allowed */
+	/* up-migration does not take a thread out of the domain */
+	ut_hybrid(UT_I7, 0);
+	sched_primary_kind = SCHED_PRIMARY_EFFICIENCY;
+	assert_true(place(0) >= 12);
+	spt.self = 4;
+	sched_idle(4);                                 /* an idle P CPU does not ask */
+	assert_false(th[0].ts_flags & TSF_PICKCPU);
+	sched_primary_kind = SCHED_PRIMARY_PERFORMANCE;
+	sched_idle(4);                                 /* into the domain: asked */
+	assert_true(th[0].ts_flags & TSF_PICKCPU);
 	sched_primary_kind = SCHED_PRIMARY_ALL;
 }
 
