@@ -324,7 +324,7 @@ static void write_header(struct gen *g, uint64_t seed, struct out *o)
 	    g->hfi == HFI_PER_CPU ? (g->rows_by_cpu ? " (rows by CPU)" : " (rows by core)") : "");
 	if (g->hfi != HFI_NONE)
 		put(o, "%s%s%s%s%s", g->favoured ? "; favoured P-cores" : "", g->random_perf ? "; perf not by speed" : "",
-		    g->avoid ? "; a perf-0 row" : "", g->never ? "; perf 0 ee 0" : "",
+		    g->avoid && !g->zero ? "; a perf-0 row" : "", g->never && !g->zero ? "; perf 0 ee 0" : "",
 		    g->zero == 2 ? "; every row perf 0 ee 0" : g->zero ? "; every row perf 0" : "");
 	if (g->power)
 		put(o, "; power budget %s W of %s W all busy", dec(g->budget_mw, a, sizeof(a)),

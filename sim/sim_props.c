@@ -80,6 +80,12 @@ static void note(struct mstate *ms, const char *fmt, ...)
 		ms->n += (size_t)snprintf(ms->text + ms->n, room, "  (more failures left out)\n");
 }
 
+/* "s" unless n is 1: "1 thread", "2 threads". */
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* A sample (value × 100) as a decimal into buf. */
 static const char *val(int64_t v, char *buf, size_t len)
 {
@@ -163,7 +169,8 @@ static int run(struct mstate *ms, const struct sim_config *cfg, int r, struct si
 	ms->t->events += res->events;
 	if (!rc && res->value >= 0 && res->value <= BENCH_VALUE_MAX)
 		return 0;
-	note(ms, "  %s at %d threads, run %d: no sample\n", cfg->policy->name, cfg->threads, r + 1);
+	note(ms, "  %s at %d thread%s, run %d: no sample\n", cfg->policy->name, cfg->threads, plural(cfg->threads),
+	     r + 1);
 	ms->nosample = 1;
 	ms->t->nosample++;
 	return -1;
@@ -224,11 +231,11 @@ static void check_watch(struct mstate *ms, int p, int T, int r, const struct sim
 	}
 	ms->p3_failed[p] = 1;
 	if (!w->watched)
-		note(ms, "  P3 %s at %d threads, run %d: the workload's threads never all started\n", pol_name[p], T,
-		     r + 1);
+		note(ms, "  P3 %s at %d thread%s, run %d: the workload's threads never all started\n", pol_name[p], T,
+		     plural(T), r + 1);
 	else
-		note(ms, "  P3 %s at %d threads, run %d: cpu %d idle while cpu %d had %d threads for %s from %s "
-		     "(limit %s)\n", pol_name[p], T, r + 1, w->idle_cpu, w->busy_cpu, w->busy_load,
+		note(ms, "  P3 %s at %d thread%s, run %d: cpu %d idle while cpu %d had %d threads for %s from %s "
+		     "(limit %s)\n", pol_name[p], T, plural(T), r + 1, w->idle_cpu, w->busy_cpu, w->busy_load,
 		     secs(w->longest_ns, a, sizeof(a)), secs(w->at_ns, b, sizeof(b)), secs(ms->allowed_ns, c, sizeof(c)));
 }
 
@@ -258,7 +265,7 @@ static void check_count(struct mstate *ms, int T)
 		bad |= run(ms, &cfg, r, &other);
 		if (!bad && differ(&ule, &other, d, sizeof(d))) {
 			failed_at(ms, P4, T, point_failed);
-			note(ms, "  P4 ule at %d threads, run %d: %s\n", T, r + 1, d);
+			note(ms, "  P4 ule at %d thread%s, run %d: %s\n", T, plural(T), r + 1, d);
 		}
 		free(other.seg);
 		v[POL_ULE][r] = ule.value;
@@ -280,14 +287,14 @@ static void check_count(struct mstate *ms, int T)
 	int64_t ule2 = median2(v[POL_ULE], runs), hmp2 = median2(v[POL_HMP], runs);
 	if (ms->f.p1 && hmp2 * 100 < ule2 * 99) {
 		failed_at(ms, P1, T, point_failed);
-		note(ms, "  P1 at %d threads: hmp %s < 0.99 x ule %s (%.2f %%)\n", T, val(hmp2 / 2, a, sizeof(a)),
+		note(ms, "  P1 at %d thread%s: hmp %s < 0.99 x ule %s (%.2f %%)\n", T, plural(T), val(hmp2 / 2, a, sizeof(a)),
 		     val(ule2 / 2, b, sizeof(b)), 100.0 * (double)hmp2 / (double)ule2);
 	}
 	if (ms->f.bound) {
 		int64_t or2 = median2(v[POL_ORACLE], runs);
 		if (hmp2 * 100 < or2 * 97) {
 			failed_at(ms, P2, T, point_failed);
-			note(ms, "  P2 at %d threads: hmp %s < 0.97 x oracle %s (%.2f %%)\n", T, val(hmp2 / 2, a, sizeof(a)),
+			note(ms, "  P2 at %d thread%s: hmp %s < 0.97 x oracle %s (%.2f %%)\n", T, plural(T), val(hmp2 / 2, a, sizeof(a)),
 			     val(or2 / 2, b, sizeof(b)), 100.0 * (double)hmp2 / (double)or2);
 		}
 	}
@@ -398,8 +405,8 @@ static void print_summary(const struct tally *t)
 			       (unsigned long long)t->p3_failed[q], (unsigned long long)t->p3_machines[q],
 			       secs(t->longest_ns[q], a, sizeof(a)));
 			if (t->longest_ns[q])
-				printf(" (machine %llu, %d threads)", (unsigned long long)t->longest_seed[q],
-				       t->longest_threads[q]);
+				printf(" (machine %llu, %d thread%s)", (unsigned long long)t->longest_seed[q],
+				       t->longest_threads[q], plural(t->longest_threads[q]));
 		}
 		printf("\n");
 	}
