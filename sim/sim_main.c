@@ -72,7 +72,7 @@ struct options {
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns;
 	uint64_t gen, properties;    /* --gen SEED, --properties N */
 	int cost, flat;
-	int duration_given, runs_given, seed_given, gen_given, threads_given;
+	int duration_given, runs_given, gen_given, threads_given, policies_given;
 	int hmp_scramble;            /* --hmp-scramble SEED */
 	uint64_t scramble_seed;
 	struct sim_setting settings[32];
@@ -154,8 +154,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->scramble_seed = number("--hmp-scramble", v, 0, UINT64_MAX);
 			o->hmp_scramble = 1;
 		}
-		else if (!strcmp(a, "--policy"))
+		else if (!strcmp(a, "--policy")) {
 			o->policies = v;
+			o->policies_given = 1;
+		}
 		else if (!strcmp(a, "--name"))
 			o->name = v;
 		else if (!strcmp(a, "--trace"))
@@ -167,7 +169,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->runs_given = 1;
 		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
-			o->seed_given = 1;
 		} else if (!strcmp(a, "--gen")) {
 			o->gen = number("--gen", v, 0, UINT64_MAX);
 			o->gen_given = 1;
@@ -328,6 +329,9 @@ static int properties_main(const struct options *o)
 	char err[200];
 	if (o->machine || (o->workload && strcmp(o->workload, "cpu")))
 		usage_exit("--properties: generated machines, workload cpu (no --machine, no other --workload)");
+	if (o->policies_given || o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble)
+		usage_exit("--properties: its own policies and report (no --policy, --trace, --compare, --name, "
+			   "--cost, --flat, --hmp-scramble)");
 	if (o->runs_given && o->runs > SIM_PROPS_MAX_RUNS) {
 		snprintf(err, sizeof(err), "--runs with --properties: at most %d", SIM_PROPS_MAX_RUNS);
 		usage_exit(err);

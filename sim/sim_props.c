@@ -101,11 +101,10 @@ static const char *secs(uint64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-/* The perf a CPU's hmp scores start from: its row's, 255 (hmp's "all
- * equal" score) without a row. */
+/* The initial HFI perf of a CPU that has a row. */
 static unsigned perf_of(const struct machine *m, int c)
 {
-	return m->cpu[c].hfi_row >= 0 ? m->hfi[m->cpu[c].hfi_row].perf : 255;
+	return m->hfi[m->cpu[c].hfi_row].perf;
 }
 
 /* A CPU's speed in the work clock's model (a type without one runs at 1.0). */
@@ -114,12 +113,14 @@ static unsigned speed_of(const struct machine *m, int c)
 	return m->speed[m->cpu[c].type] ? m->speed[m->cpu[c].type] : MACHINE_SPEED_ONE;
 }
 
-/* The rules of P1 and P2 applied to m. Every CPU with a row at perf 0 is
- * hmp's "no information" (nothing avoided, scores ignored). Otherwise a
- * CPU at perf 0 is avoided, and "never" used with ee 0 too. The oracle is
- * an upper bound for hmp when m has no power line, no CPU is avoided and
- * the perf of the CPUs with rows is ordered as their speeds: a faster CPU
- * has a strictly higher perf (ties of speed may differ in perf). */
+/* The rules of P1 and P2 applied to m, as hmp reads the table: when
+ * every CPU has a row at perf 0 it is "no information" (nothing avoided,
+ * scores ignored); otherwise a CPU whose row has perf 0 is avoided, and
+ * "never" used with ee 0 too (a CPU without a row has hmp's default
+ * scores). The oracle is an upper bound for hmp when m has no power line,
+ * no CPU is avoided and the perf of the CPUs with rows is ordered as their
+ * speeds: a faster CPU has a strictly higher perf (CPUs of one speed may
+ * differ in perf). */
 static void facts_of(const struct machine *m, struct facts *f)
 {
 	int n = (int)m->cpu_count, rows = 0, zeros = 0, avoided = 0, disorder = 0;
