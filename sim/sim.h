@@ -167,6 +167,20 @@ struct sim_config {
 	uint64_t resume_ns;          /* switch-in to the thread's code running */
 	int trace;                   /* record placement segments */
 	const uint64_t *opt;         /* a kernel/bench workload's options, else NULL */
+	int watch;                   /* measure idle-while-overloaded stretches (sim_watch.c) */
+	const struct cpuset *watch_skip;   /* CPUs whose idleness does not count, or NULL */
+	int hmp_scramble;            /* every hmp input replaced (sim_hmp.c), from scramble_seed */
+	uint64_t scramble_seed;
+};
+
+/* The longest stretch of one run during which one CPU was idle while
+ * another had two or more runnable threads (sim_watch.c). */
+struct sim_watch_result {
+	int watched;                 /* the window opened: every workload thread had started */
+	uint64_t longest_ns;         /* 0: none */
+	uint64_t at_ns;              /* its start, ns after the run's start */
+	int idle_cpu;                /* the idle CPU */
+	int busy_cpu, busy_load;     /* an overloaded CPU and its threads when it started */
 };
 
 /* What one run produced. */
@@ -176,6 +190,22 @@ struct sim_result {
 	struct sim_cost_bucket cost[SIM_COST_KINDS];
 	struct sim_seg *seg;         /* trace segments (malloc), nseg of them */
 	size_t nseg;
+	struct sim_watch_result watch;   /* with cfg->watch */
+};
+
+/* The observer's state during a run (sim_watch.c). */
+enum { SIM_WATCH_OFF, SIM_WATCH_ON, SIM_WATCH_PAUSED };
+struct sim_watch {
+	int open;                    /* between the last spawn and the first exit */
+	int done;                    /* it closed: it does not open again this run */
+	uint64_t dirty[MACHINE_MAX_CPUS / 64];   /* CPUs whose load or idleness may have changed */
+	struct cpuset eligible;      /* CPUs whose idleness counts */
+	uint8_t idle[MACHINE_MAX_CPUS], over[MACHINE_MAX_CPUS];
+	int nover, nover_seen;       /* CPUs with 2+ threads, now and at the last settle */
+	/* each CPU's stretch: SIM_WATCH_*, since start, paused since end */
+	uint8_t stretch[MACHINE_MAX_CPUS];
+	uint64_t start[MACHINE_MAX_CPUS], end[MACHINE_MAX_CPUS];
+	int16_t busy[MACHINE_MAX_CPUS], busy_load[MACHINE_MAX_CPUS];   /* as it started */
 };
 
 /* ---- the engine's state (sim_engine.c) ---- */
@@ -216,6 +246,7 @@ struct sim {
 	int main_done;
 	struct sim_result *res;
 	size_t capseg;
+	struct sim_watch w;
 };
 extern struct sim sim;
 
@@ -255,6 +286,25 @@ void sim_rerate(void);
 /* Prints "schedsim: ..." on stderr and exits 1 (an inconsistency that
  * means a bug in the simulator or the scheduler). */
 void sim_fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* sim_watch.c: the observer of idle CPUs next to overloaded ones. */
+/* Per run: closed, nothing measured. */
+void sim_watch_reset(void);
+/* The workload's threads have all started (its main thread blocks after
+ * the last spawn): the window opens, every CPU is looked at. */
+void sim_watch_open(void);
+/* Before time moves on from sim.now: the CPUs marked dirty are looked at
+ * again and a stretch starts or ends at sim.now. */
+void sim_watch_settle(void);
+/* A workload thread ends (or the run stops): the window closes at sim.now,
+ * the longest stretch goes to the run's result. */
+void sim_watch_close(void);
+/* cpu's load or idleness may have changed. */
+static inline void sim_watch_dirty(int cpu)
+{
+	if (sim.w.open)
+		sim.w.dirty[cpu >> 6] |= 1ull << (cpu & 63);
+}
 
 /* sim_random.c: a splitmix64 step of the generator state *s, the
  * simulator's random numbers (tick phases, LCG seeds, brt_random, the

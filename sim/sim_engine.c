@@ -163,6 +163,7 @@ static struct sim_thread *cpu_sched_switch(int c, int how)
 	}
 	wc_switch(&sim.wc, (unsigned)c, next ? &next->wc : NULL, sim.now);
 	cpu->cur = next;
+	sim_watch_dirty(c);
 	if (next) {
 		if (next->state != SIM_TD_READY && next->state != SIM_TD_WORK)
 			sim_fatal("cpu %d: the scheduler chose thread %d, which is not runnable", c, next->id);
@@ -319,9 +320,13 @@ static void run_thread(struct sim_thread *td)
 		sim_time_work(td);
 		break;
 	case SIM_REQ_SLEEP:
+		if (td->id == 0 && sim.cfg->watch && sim.spawned == sim.cfg->threads)
+			sim_watch_open();
 		cpu_switch(c, SCHED_SW_SLEEP);
 		break;
 	case SIM_REQ_EXIT:
+		if (td->id != 0)
+			sim_watch_close();
 		sim.live--;
 		cpu_switch(c, SCHED_SW_EXIT);
 		break;
@@ -355,6 +360,7 @@ static void on_stop(void)
 {
 	sim.stopping = 1;
 	sim.self = 0;
+	sim_watch_close();
 	sim_rt_stop();
 	for (int c = 0; c < sim.ncpu; c++) {
 		struct sim_thread *td = sim.cpu[c].cur;
@@ -412,6 +418,8 @@ int sim_engine_loop(void)
 			report_alive();
 			return -1;
 		}
+		if (sim.w.open && e.time > sim.now)
+			sim_watch_settle();
 		sim.now = e.time;
 		sim.nevents++;
 		switch (e.kind) {

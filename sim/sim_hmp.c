@@ -31,6 +31,20 @@ static void provide_coretype(void)
 			    0, 0);
 }
 
+/* The property run's P4 (docs/sim.md): every input of hmp replaced, for
+ * every CPU, by a manual override (the highest provider, so later HFI
+ * publications change nothing either) of a capacity 1..1024 and scores
+ * 0..1020 drawn from the configuration's scramble seed. */
+static void provide_scrambled(void)
+{
+	uint64_t s = sim.cfg->scramble_seed ^ 0x736372616d626c65ull;
+	for (int c = 0; c < sim.ncpu; c++) {
+		int cap = 1 + (int)(sim_mix(&s) % HMP_CAPACITY_MAX);
+		int perf = (int)(sim_mix(&s) % (HMP_SCORE_MAX + 1)), ee = (int)(sim_mix(&s) % (HMP_SCORE_MAX + 1));
+		hmp_provide(HMP_PROV_MANUAL, c, HMP_CAPACITY | HMP_PERF | HMP_EE, cap, perf, ee);
+	}
+}
+
 /* See sim.h. */
 void sim_hfi_publish(void)
 {
@@ -55,6 +69,8 @@ void sim_hmp_init(void)
 	hmp_init(sim.ncpu);
 	provide_coretype();
 	machine_hmp_provide(sim.m, (unsigned)sim.ncpu);
+	if (sim.cfg->hmp_scramble)
+		provide_scrambled();
 	hmp_publish();
 	for (unsigned r = 0; r < m->hfi_rows; r++) {
 		sim.row_perf[r] = m->hfi[r].perf;

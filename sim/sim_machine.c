@@ -27,14 +27,15 @@ static void resolve(const char *dir, const char *name, char *path, size_t size)
 int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, char *err, size_t len)
 {
 	char *text = malloc(MACHINE_FILE_MAX + 1);
+	char path[sizeof(sm->path)];
 	if (!text) {
 		snprintf(err, len, "no memory to read a machine description");
 		return -1;
 	}
-	resolve(dir, name, sm->path, sizeof(sm->path));
-	FILE *f = fopen(sm->path, "rb");
+	resolve(dir, name, path, sizeof(path));
+	FILE *f = fopen(path, "rb");
 	if (!f) {
-		snprintf(err, len, "--machine '%s': %s: %s (a file, or a preset of %s/)", name, sm->path,
+		snprintf(err, len, "--machine '%s': %s: %s (a file, or a preset of %s/)", name, path,
 			 strerror(errno), dir);
 		free(text);
 		return -1;
@@ -44,17 +45,27 @@ int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, 
 	fclose(f);
 	int rc = -1;
 	if (bad)
-		snprintf(err, len, "%s: read error", sm->path);
+		snprintf(err, len, "%s: read error", path);
 	else if (n > MACHINE_FILE_MAX)
-		snprintf(err, len, "%s: larger than %u bytes", sm->path, MACHINE_FILE_MAX);
-	else if (machine_parse(&sm->m, text, n, sm->path, err, len) == 0)
-		rc = 0;
+		snprintf(err, len, "%s: larger than %u bytes", path, MACHINE_FILE_MAX);
+	else
+		rc = sim_machine_parse(path, text, n, sm, err, len);
 	free(text);
-	if (rc == 0 && sm->m.topology != MACHINE_TOPOLOGY_FILE) {
+	return rc;
+}
+
+/* See sim_machine.h. */
+int sim_machine_parse(const char *path, const char *text, size_t n, struct sim_machine *sm, char *err,
+		      size_t len)
+{
+	snprintf(sm->path, sizeof(sm->path), "%s", path);
+	if (machine_parse(&sm->m, text, n, sm->path, err, len))
+		return -1;
+	if (sm->m.topology != MACHINE_TOPOLOGY_FILE) {
 		snprintf(err, len, "%s: 'topology cpuid': the simulator needs the cpu lines", sm->path);
-		rc = -1;
+		return -1;
 	}
-	return rc ? -1 : sim_machine_topology(sm, 0, err, len);
+	return sim_machine_topology(sm, 0, err, len);
 }
 
 /* See sim_machine.h. */

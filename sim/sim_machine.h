@@ -19,6 +19,11 @@ struct sim_machine {
  * it as the kernel does, and builds its tree; 0, or -1 with "FILE:LINE:
  * reason" (or what else went wrong) in err. */
 int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, char *err, size_t len);
+/* The same for a description already in memory (n bytes of text, path
+ * naming it in messages): what sim_machine_load does once it has read the
+ * file. 0, or -1 with "PATH:LINE: reason" in err. */
+int sim_machine_parse(const char *path, const char *text, size_t n, struct sim_machine *sm, char *err,
+		      size_t len);
 /* The descriptors and the tree of sm->m; 0 or -1 with a reason. With
  * flat the scheduler is told nothing of the topology: every CPU is a core
  * of its own with its own L1 and L2, all under one L3 in one package (as

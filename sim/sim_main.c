@@ -8,7 +8,10 @@
  *            [--policy LIST] [--seed N] [--duration-ms MS] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]...
  *            [--presets DIR] [--name NAME] [--trace FILE] [--compare TABLE]
- *            [--cost] [--flat] [--OPTION VALUE]...
+ *            [--cost] [--flat] [--hmp-scramble SEED] [--OPTION VALUE]...
+ *   schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N]
+ *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...
+ *   schedsim --gen SEED
  *   schedsim --list
  *
  * --OPTION VALUE are the workload's own options, as `bench` takes them
@@ -22,7 +25,10 @@
  * prints the seed report's tables (bench_report, with their CSV blocks).
  * Then schedsim's own summary. The same command prints the same
  * output, byte for byte; the time it took goes to stderr.
- * Exit status: 0; 1 when a run failed; 2 for a usage error.
+ * --properties N checks generated machines (sim_props.c) and --gen SEED
+ * prints one of them (sim_gen.c); --hmp-scramble SEED replaces every hmp
+ * input (the property run's P4).
+ * Exit status: 0; 1 when a run failed (or a property); 2 for a usage error.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +37,8 @@
 #include "bench_drv.h"
 #include "bench_wl.h"
 #include "sim_clock.h"
+#include "sim_gen.h"
+#include "sim_props.h"
 #include "sim_report.h"
 
 /* The reason and the usage on stderr; exit status 2. */
@@ -41,7 +49,10 @@ static void usage_exit(const char *msg)
 			"                [--policy LIST] [--seed N] [--duration-ms MS] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--presets DIR] [--name NAME]\n"
 			"                [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
-			"                [--OPTION VALUE]...\n"
+			"                [--hmp-scramble SEED] [--OPTION VALUE]...\n"
+			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
+			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...\n"
+			"       schedsim --gen SEED\n"
 			"       schedsim --list\n");
 	exit(2);
 }
@@ -59,9 +70,13 @@ static uint64_t number(const char *opt, const char *s, uint64_t min, uint64_t ma
 struct options {
 	const char *machine, *presets, *workload, *threads, *policies, *name, *trace, *compare;
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns;
+	uint64_t gen, properties;    /* --gen SEED, --properties N */
 	int cost, flat;
-	int duration_given;
+	int duration_given, runs_given, gen_given, threads_given, policies_given;
+	int hmp_scramble;            /* --hmp-scramble SEED */
+	uint64_t scramble_seed;
 	struct sim_setting settings[32];
+	const char *sysctl_arg[32];
 	int nsettings;
 	const char *wl_opt[BENCH_WL_OPT_MAX][2];   /* the workload's --NAME VALUE */
 	int nwl_opt;
@@ -82,6 +97,21 @@ static void list_exit(void)
 			       bw->opts[k].unit, bw->opts[k].help);
 	}
 	sim_policy_list(stdout);
+	exit(0);
+}
+
+/* --gen SEED: the generated description on stdout; exit status 0 (1 if
+ * the kernel's parser refuses it: a generator bug, its reason on stderr). */
+static void gen_exit(uint64_t seed)
+{
+	static struct sim_machine sm;
+	static char text[SIM_GEN_TEXT_MAX];
+	char err[600];
+	if (sim_gen_load(seed, &sm, text, err, sizeof(err))) {
+		fprintf(stderr, "schedsim: %s\n", err);
+		exit(1);
+	}
+	fputs(text, stdout);
 	exit(0);
 }
 
@@ -117,20 +147,33 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->presets = v;
 		else if (!strcmp(a, "--workload"))
 			o->workload = v;
-		else if (!strcmp(a, "--threads"))
+		else if (!strcmp(a, "--threads")) {
 			o->threads = v;
-		else if (!strcmp(a, "--policy"))
+			o->threads_given = 1;
+		} else if (!strcmp(a, "--hmp-scramble")) {
+			o->scramble_seed = number("--hmp-scramble", v, 0, UINT64_MAX);
+			o->hmp_scramble = 1;
+		}
+		else if (!strcmp(a, "--policy")) {
 			o->policies = v;
+			o->policies_given = 1;
+		}
 		else if (!strcmp(a, "--name"))
 			o->name = v;
 		else if (!strcmp(a, "--trace"))
 			o->trace = v;
 		else if (!strcmp(a, "--compare"))
 			o->compare = v;
-		else if (!strcmp(a, "--runs"))
+		else if (!strcmp(a, "--runs")) {
 			o->runs = number("--runs", v, 1, BENCH_MAX_SAMPLES);
-		else if (!strcmp(a, "--seed"))
+			o->runs_given = 1;
+		} else if (!strcmp(a, "--seed")) {
 			o->seed = number("--seed", v, 0, UINT64_MAX);
+		} else if (!strcmp(a, "--gen")) {
+			o->gen = number("--gen", v, 0, UINT64_MAX);
+			o->gen_given = 1;
+		} else if (!strcmp(a, "--properties"))
+			o->properties = number("--properties", v, 1, 1000000);
 		else if (!strcmp(a, "--duration-ms")) {
 			o->duration_ms = number("--duration-ms", v, 1, 3600000);
 			o->duration_given = 1;
@@ -144,6 +187,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		else if (!strcmp(a, "--sysctl")) {
 			if (o->nsettings == 32)
 				usage_exit("--sysctl: more than 32");
+			o->sysctl_arg[o->nsettings] = v;
 			if (sim_sysctl_parse(v, &o->settings[o->nsettings++], err, sizeof(err)))
 				usage_exit(err);
 		} else if (!strncmp(a, "--", 2) && a[2]) {
@@ -158,18 +202,21 @@ static void parse_args(int argc, char **argv, struct options *o)
 			usage_exit(err);
 		}
 	}
-	if (!o->machine || !o->workload)
+	if (o->gen_given)
+		gen_exit(o->gen);
+	if (!o->properties && (!o->machine || !o->workload))
 		usage_exit("--machine and --workload are required");
 }
 
-/* The workload's options of o into opt (kernel/bench's defaults, then
- * each --NAME VALUE checked by bench_wl_set_opt); every thread count of sw
- * checked against the workload's range and its own check. A test workload
- * takes no options. */
-static void workload_options(const struct options *o, const struct sim_sweep *sw, uint64_t *opt)
+/* The workload's options of o into opt, which holds the starting values
+ * (kernel/bench's defaults): each --NAME VALUE checked by
+ * bench_wl_set_opt; every thread count threads[0..n-1] checked against the
+ * workload's range and its own check. A test workload takes no options. */
+static void workload_options(const struct options *o, const struct sim_workload *wl, uint64_t *opt,
+			     const int *threads, int n)
 {
 	char err[200];
-	const struct bench_wl *bw = sim_workload_bench(sw->wl);
+	const struct bench_wl *bw = sim_workload_bench(wl);
 	if (!bw) {
 		if (o->nwl_opt) {
 			snprintf(err, sizeof(err), "unknown option '--%s'", o->wl_opt[0][0]);
@@ -177,7 +224,6 @@ static void workload_options(const struct options *o, const struct sim_sweep *sw
 		}
 		return;
 	}
-	bench_wl_defaults(bw, opt);
 	for (int i = 0; i < o->nwl_opt; i++) {
 		for (int j = 0; j < i; j++)
 			if (!strcmp(o->wl_opt[i][0], o->wl_opt[j][0])) {
@@ -192,9 +238,9 @@ static void workload_options(const struct options *o, const struct sim_sweep *sw
 		if (bench_wl_set_opt(bw, opt, o->wl_opt[i][0], o->wl_opt[i][1], err, sizeof(err)))
 			usage_exit(err);
 	}
-	for (int c = 0; c < sw->ncols; c++)
-		if (bench_wl_check_threads(bw, sw->threads[c], err, sizeof(err)) ||
-		    (bw->check && bw->check(opt, sw->threads[c], err, sizeof(err))))
+	for (int c = 0; c < n; c++)
+		if (bench_wl_check_threads(bw, threads[c], err, sizeof(err)) ||
+		    (bw->check && bw->check(opt, threads[c], err, sizeof(err))))
 			usage_exit(err);
 }
 
@@ -268,6 +314,62 @@ static char **bench_words(const struct options *o, const struct sim_sweep *sw, i
 	return words;
 }
 
+/* --properties N: the property run (sim_props.c) over machines --seed ..
+ * --seed + N - 1 with kernel/bench's cpu (--time 2 unless given), one run
+ * per point unless --runs says, every thread count 1..2 × CPUs unless
+ * --threads says. Its exit status: 0 when every property held, else 1. */
+static int properties_main(const struct options *o)
+{
+	static struct sim_props pr;
+	static struct sim_sweep sw;   /* the --threads list */
+	static uint64_t opt[BENCH_WL_OPT_MAX];
+	static char args[2048];
+	const struct sim_workload *wl = sim_workload_find("cpu");
+	const struct bench_wl *bw = sim_workload_bench(wl);
+	char err[200];
+	if (o->machine || (o->workload && strcmp(o->workload, "cpu")))
+		usage_exit("--properties: generated machines, workload cpu (no --machine, no other --workload)");
+	if (o->policies_given || o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble)
+		usage_exit("--properties: its own policies and report (no --policy, --trace, --compare, --name, "
+			   "--cost, --flat, --hmp-scramble)");
+	if (o->runs_given && o->runs > SIM_PROPS_MAX_RUNS) {
+		snprintf(err, sizeof(err), "--runs with --properties: at most %d", SIM_PROPS_MAX_RUNS);
+		usage_exit(err);
+	}
+	if (o->properties > UINT64_MAX - o->seed)
+		usage_exit("--properties N --seed S: S + N beyond 2^64");
+	bench_wl_defaults(bw, opt);
+	opt[bench_wl_opt_index(bw, "time")] = 2;
+	static const int one[] = { 1 };
+	if (o->threads_given)
+		parse_threads(o->threads, &sw);
+	workload_options(o, wl, opt, sw.ncols ? sw.threads : one, sw.ncols ? sw.ncols : 1);
+	size_t n = 0;
+	for (int k = 0; k < bw->nopts; k++)
+		n += (size_t)snprintf(args + n, sizeof(args) - n, "%s--%s %llu", k ? " " : "", bw->opts[k].name,
+				      (unsigned long long)opt[k]);
+	if (o->duration_given)
+		n += (size_t)snprintf(args + n, sizeof(args) - n, " --duration-ms %llu", (unsigned long long)o->duration_ms);
+	if (o->hz != 100)
+		n += (size_t)snprintf(args + n, sizeof(args) - n, " --hz %llu", (unsigned long long)o->hz);
+	if (o->ipi_ns != 1000)
+		n += (size_t)snprintf(args + n, sizeof(args) - n, " --ipi-ns %llu", (unsigned long long)o->ipi_ns);
+	if (o->resume_ns != 2000)
+		n += (size_t)snprintf(args + n, sizeof(args) - n, " --resume-ns %llu", (unsigned long long)o->resume_ns);
+	for (int i = 0; i < o->nsettings; i++)
+		n += (size_t)snprintf(args + n, sizeof(args) - n, " --sysctl %s", o->sysctl_arg[i]);
+	pr.first = o->seed;
+	pr.count = o->properties;
+	pr.runs = o->runs_given ? (int)o->runs : 1;
+	pr.ncounts = sw.ncols;
+	memcpy(pr.counts, sw.threads, sizeof(pr.counts));
+	pr.args = args;
+	pr.base = (struct sim_config){ .settings = o->settings, .nsettings = o->nsettings, .wl = wl,
+				       .duration_ns = (o->duration_given ? o->duration_ms : 3600000) * 1000000ull,
+				       .hz = (int)o->hz, .ipi_ns = o->ipi_ns, .resume_ns = o->resume_ns, .opt = opt };
+	return sim_props_run(&pr);
+}
+
 /* Runs every policy at every thread count runs times, then reports. */
 int main(int argc, char **argv)
 {
@@ -277,6 +379,8 @@ int main(int argc, char **argv)
 	char err[600];
 	sim_tunables_save();
 	parse_args(argc, argv, &o);
+	if (o.properties)
+		return properties_main(&o);
 	if (!(sw.wl = sim_workload_find(o.workload))) {
 		snprintf(err, sizeof(err), "--workload '%s': unknown (schedsim --list shows them)", o.workload);
 		usage_exit(err);
@@ -291,7 +395,9 @@ int main(int argc, char **argv)
 	parse_threads(o.threads, &sw);
 	parse_policies(o.policies, &sw);
 	static uint64_t wl_opt[BENCH_WL_OPT_MAX];
-	workload_options(&o, &sw, wl_opt);
+	if (sim_workload_bench(sw.wl))
+		bench_wl_defaults(sim_workload_bench(sw.wl), wl_opt);
+	workload_options(&o, sw.wl, wl_opt, sw.threads, sw.ncols);
 	/* A benchmark workload ends by itself (its --time, its work); the
 	 * stop is then only a limit, an hour unless --duration-ms says. */
 	if (sim_workload_bench(sw.wl) && !o.duration_given)
@@ -321,7 +427,11 @@ int main(int argc, char **argv)
 	       (unsigned long long)o.ipi_ns, (unsigned long long)o.resume_ns);
 	sw.base = (struct sim_config){ .sm = &sm, .settings = o.settings, .nsettings = o.nsettings, .wl = sw.wl,
 				       .duration_ns = o.duration_ms * 1000000ull, .hz = (int)o.hz, .ipi_ns = o.ipi_ns,
-				       .resume_ns = o.resume_ns, .opt = bw ? wl_opt : NULL };
+				       .resume_ns = o.resume_ns, .opt = bw ? wl_opt : NULL,
+				       .hmp_scramble = o.hmp_scramble, .scramble_seed = o.scramble_seed };
+	if (o.hmp_scramble)
+		printf("schedsim: every hmp input scrambled (--hmp-scramble %llu)\n\n",
+		       (unsigned long long)o.scramble_seed);
 	sw.seed = o.seed;
 	sw.trace = trace;
 	int nwords = 0;

@@ -66,6 +66,7 @@ void sched_plat_tdq_unlock(int cpu)
 	if (!sim.cpu[cpu].locked)
 		sim_fatal("tdq lock of cpu %d released while free (cpu %d)", cpu, sim.self);
 	sim.cpu[cpu].locked = 0;
+	sim_watch_dirty(cpu);
 }
 
 /* See sched_plat.h: the flag (one host thread: held means held by the caller). */

@@ -42,6 +42,9 @@ static inline int64_t *sim_sample(const struct sim_sweep *sw, int p, int c, int 
 }
 
 /* sim_sweep.c */
+/* The seed of run r at threads of a sweep seeded with seed: the same for
+ * every policy, so policies meet the same tick phases and random numbers. */
+uint64_t sim_run_seed(uint64_t seed, int threads, int r);
 /* One run of policy p at column c, sample r: its sample, cost and trace
  * kept in sw; 0, or -1 after a line on stderr (no sample). */
 int sim_sweep_one(struct sim_sweep *sw, int p, int c, int r);

@@ -287,6 +287,8 @@ void brt_work(uint64_t ns)
 	uint32_t rate = wc_cpu_rate(&sim.wc, (unsigned)td->cpu);
 	uint64_t end = sim.now + (units + rate - 1) / rate;
 	if (end < sim_next_time()) {
+		if (sim.w.open && end > sim.now)
+			sim_watch_settle();
 		sim.now = end;
 		sim.nevents++;
 		return;

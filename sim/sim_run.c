@@ -48,6 +48,7 @@ static void engine_reset(const struct sim_config *cfg, struct sim_result *res)
 	}
 	sim_plat_reset();
 	sim_cost_reset();
+	sim_watch_reset();
 }
 
 /* The machine as the kernel has it when its shell starts: work clock,
@@ -104,6 +105,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *res)
 	boot(cfg);
 	queue_events(cfg);
 	int rc = sim_engine_loop();
+	sim_watch_close();
 	sim_plan_ns += sim.now - sim.t0;
 	res->value = sim.main_done ? sim.value : -1;
 	res->events = sim.nevents;

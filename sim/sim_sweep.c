@@ -9,9 +9,8 @@
 #include "bench_drv.h"
 #include "sim_report.h"
 
-/* The seed of run r at threads: the same for every policy, so policies
- * meet the same tick phases and random numbers. */
-static uint64_t run_seed(uint64_t seed, int threads, int r)
+/* See sim_report.h. */
+uint64_t sim_run_seed(uint64_t seed, int threads, int r)
 {
 	uint64_t s = seed ^ ((uint64_t)threads << 32) ^ (uint64_t)r;
 	sim_mix(&s);
@@ -24,7 +23,7 @@ int sim_sweep_one(struct sim_sweep *sw, int p, int c, int r)
 	struct sim_config cfg = sw->base;
 	cfg.policy = &sw->pol[p];
 	cfg.threads = sw->threads[c];
-	cfg.seed = run_seed(sw->seed, sw->threads[c], r);
+	cfg.seed = sim_run_seed(sw->seed, sw->threads[c], r);
 	cfg.trace = sw->trace != NULL;
 	struct sim_result res;
 	int rc = 0;
