@@ -4,9 +4,9 @@
  * (seeded as a sweep seeded with the machine's number: the same seeds for
  * every policy) of ule, hmp, the oracle (only where it is an upper bound)
  * and ule with every hmp input scrambled, and the checks:
- *   P1  median(hmp) >= 0.99 × median(ule), on machines where hmp may use
- *       every CPU (no CPU with HFI perf 0 and ee 0 while another has
- *       perf > 0);
+ *   P1  median(hmp) >= 0.99 × median(ule), on machines whose HFI table
+ *       describes the speeds the work clock runs them at (facts_of); on
+ *       the others how hmp fares is reported, not checked;
  *   P2  median(hmp) >= 0.97 × median(oracle) where the oracle is an upper
  *       bound for hmp (facts_of);
  *   P3  in every run of ule, hmp and the oracle, no CPU idle while another
@@ -27,6 +27,11 @@
 
 enum { POL_ULE, POL_HMP, POL_ORACLE, NPOL };
 enum { P1, P2, P3, P4, NPROP };
+enum { P1_APPLIES, P1_NEVER, P1_AVOID, P1_RATIO, P1_POWER, NP1 };   /* facts.p1_why */
+/* perf / speed of any two CPUs with rows within this ratio (× 100): the
+ * generator's truthful tables (perf = scale × speed, favoured cores up to
+ * 16 of 255 below, rounding) stay within 1.10 */
+#define P1_RATIO_MAX 125
 #define MAX_COUNTS (2 * MACHINE_MAX_CPUS)
 
 static const char *const pol_name[NPOL] = { "ule", "hmp", "oracle" };
@@ -34,9 +39,9 @@ static struct sim_policy pols[NPOL];
 
 /* What a machine's description says about the properties that apply. */
 struct facts {
-	int p1;                  /* hmp may use every CPU */
+	int p1;                  /* the table describes the machine */
+	int p1_why;              /* why not: P1_NEVER.. */
 	int bound;               /* the oracle is an upper bound for hmp */
-	const char *why;         /* why it is not */
 	struct cpuset never;     /* CPUs hmp is told never to use */
 };
 
@@ -44,6 +49,11 @@ struct facts {
 struct tally {
 	uint64_t points[NPROP], failed[NPROP], machines[NPROP], failed_machines[NPROP];
 	uint64_t skipped[NPROP];                  /* machines a property does not apply to */
+	uint64_t p1_skipped[NP1];                 /* P1's, by reason */
+	uint64_t p1_info_points, p1_info_below;   /* hmp against ule where P1 is not checked */
+	int64_t p1_info_worst;                    /* lowest hmp/ule there, × 10000 (-1: none yet) */
+	uint64_t p1_info_seed;
+	int p1_info_threads;
 	uint64_t p3_failed[NPOL], p3_machines[NPOL];
 	uint64_t longest_ns[NPOL], longest_seed[NPOL];
 	int longest_threads[NPOL];
@@ -117,13 +127,19 @@ static unsigned speed_of(const struct machine *m, int c)
  * every CPU has a row at perf 0 it is "no information" (nothing avoided,
  * scores ignored); otherwise a CPU whose row has perf 0 is avoided, and
  * "never" used with ee 0 too (a CPU without a row has hmp's default
- * scores). The oracle is an upper bound for hmp when m has no power line,
- * no CPU is avoided and the perf of the CPUs with rows is ordered as their
- * speeds: a faster CPU has a strictly higher perf (CPUs of one speed may
- * differ in perf). */
+ * scores). hmp decides by the table, the work clock runs CPUs at their
+ * speeds: P1 applies where the two agree — no CPU avoided (the model runs
+ * it at full speed all the same), perf / speed the same for every CPU
+ * with a row within P1_RATIO_MAX, and no power budget below what every
+ * core busy asks for (where it binds, the most work comes from the CPUs
+ * that do most per watt, which hmp's perf scores do not say). P2 applies
+ * where P1 does and the oracle is an upper bound for hmp: no power line,
+ * and the perf of the CPUs with rows ordered as their speeds, a faster
+ * CPU with a strictly higher perf (CPUs of one speed may differ). */
 static void facts_of(const struct machine *m, struct facts *f)
 {
 	int n = (int)m->cpu_count, rows = 0, zeros = 0, avoided = 0, disorder = 0;
+	uint64_t lo = UINT64_MAX, hi = 0;   /* perf × 2^20 / speed */
 	cpuset_zero(&f->never);
 	for (int c = 0; c < n; c++)
 		if (m->cpu[c].hfi_row >= 0) {
@@ -132,7 +148,12 @@ static void facts_of(const struct machine *m, struct facts *f)
 		}
 	int info = rows && zeros < n;   /* the scores count */
 	for (int c = 0; c < n && info; c++) {
-		if (m->cpu[c].hfi_row < 0 || perf_of(m, c))
+		if (m->cpu[c].hfi_row < 0)
+			continue;
+		uint64_t r = ((uint64_t)perf_of(m, c) << 20) / speed_of(m, c);
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+		if (perf_of(m, c))
 			continue;
 		avoided++;
 		if (m->hfi[m->cpu[c].hfi_row].ee == 0)
@@ -143,10 +164,14 @@ static void facts_of(const struct machine *m, struct facts *f)
 			if (m->cpu[a].hfi_row >= 0 && m->cpu[b].hfi_row >= 0 && speed_of(m, a) > speed_of(m, b) &&
 			    perf_of(m, a) <= perf_of(m, b))
 				disorder = 1;
-	f->p1 = cpuset_empty(&f->never);
-	f->bound = !m->power.line && !avoided && !disorder;
-	f->why = m->power.line ? "a power budget" : avoided ? "a CPU at HFI perf 0" :
-		 disorder ? "HFI perf not ordered as the speeds" : "";
+	uint64_t demand = 0;   /* mW with every CPU busy */
+	for (int c = 0; c < n && m->power.line; c++)
+		demand += m->cpu[c].thread ? m->power.smt_mw : m->power.core_mw[m->cpu[c].type];
+	f->p1_why = !cpuset_empty(&f->never) ? P1_NEVER : avoided ? P1_AVOID :
+		    info && hi * 100 > lo * P1_RATIO_MAX ? P1_RATIO :
+		    m->power.line && m->power.budget_mw < demand ? P1_POWER : P1_APPLIES;
+	f->p1 = f->p1_why == P1_APPLIES;
+	f->bound = f->p1 && !m->power.line && !disorder;
 }
 
 /* Twice the median of v[0..n-1] (exact: the two middle values summed for
@@ -286,6 +311,17 @@ static void check_count(struct mstate *ms, int T)
 		}
 	}
 	int64_t ule2 = median2(v[POL_ULE], runs), hmp2 = median2(v[POL_HMP], runs);
+	if (!ms->f.p1 && ule2 > 0) {   /* reported, not checked */
+		struct tally *t = ms->t;
+		int64_t ratio = hmp2 * 10000 / ule2;
+		t->p1_info_points++;
+		t->p1_info_below += hmp2 * 100 < ule2 * 99;
+		if (t->p1_info_worst < 0 || ratio < t->p1_info_worst) {
+			t->p1_info_worst = ratio;
+			t->p1_info_seed = ms->seed;
+			t->p1_info_threads = T;
+		}
+	}
 	if (ms->f.p1 && hmp2 * 100 < ule2 * 99) {
 		failed_at(ms, P1, T, point_failed);
 		note(ms, "  P1 at %d thread%s: hmp %s < 0.99 x ule %s (%.2f %%)\n", T, plural(T), val(hmp2 / 2, a, sizeof(a)),
@@ -361,6 +397,7 @@ static void check_machine(const struct sim_props *pr, struct tally *t, uint64_t 
 		t->skipped[p] += !applies[p];
 		t->failed_machines[p] += ms.failed[p];
 	}
+	t->p1_skipped[ms.f.p1_why]++;
 	for (int p = 0; p < NPOL; p++)
 		t->p3_machines[p] += ms.p3_failed[p];
 	if (ms.nfail || ms.nosample)
@@ -374,11 +411,13 @@ static void print_rules(const struct sim_props *pr)
 	       "threads %s, %d run%s per policy and thread count (seeded as --seed SEED)\n",
 	       (unsigned long long)pr->first, (unsigned long long)(pr->first + pr->count - 1), pr->args[0] ? " " : "",
 	       pr->args, pr->ncounts ? "as --threads says" : "1..2 x CPUs", pr->runs, pr->runs == 1 ? "" : "s");
-	printf("schedsim: P1 median(hmp) >= 0.99 x median(ule), on machines where hmp may use every CPU (none "
-	       "with HFI perf 0 and ee 0 while another CPU has perf > 0)\n");
-	printf("schedsim: P2 median(hmp) >= 0.97 x median(oracle) where the oracle is an upper bound for hmp: no power "
-	       "line; no CPU at HFI perf 0 (unless every CPU is: no information); among CPUs with HFI rows a faster "
-	       "CPU (speed) has a strictly higher perf\n");
+	printf("schedsim: P1 median(hmp) >= 0.99 x median(ule), on machines whose HFI table describes their speeds "
+	       "(hmp decides by the table, the work clock by the speeds): no CPU at HFI perf 0 while another has "
+	       "perf > 0, perf / speed within %d.%02d x for all CPUs with rows, no power budget below every core "
+	       "busy; elsewhere reported, not checked\n",
+	       P1_RATIO_MAX / 100, P1_RATIO_MAX % 100);
+	printf("schedsim: P2 median(hmp) >= 0.97 x median(oracle) where P1 applies and the oracle is an upper bound for "
+	       "hmp: no power line; among CPUs with HFI rows a faster CPU (speed) has a strictly higher perf\n");
 	printf("schedsim: P3 in every run of ule, hmp and oracle, from the workload's last spawn to its first exit, no "
 	       "CPU idle while another CPU has 2 or more threads for longer than interval/2 + interval ticks of "
 	       "kern.sched.balance_interval (the balancer's longest gap, interval/2 + interval - 1 ticks, and one tick "
@@ -391,13 +430,17 @@ static void print_rules(const struct sim_props *pr)
 /* One summary line per property. */
 static void print_summary(const struct tally *t)
 {
-	static const char *const skip_why[NPROP] = { "hmp told never to use a CPU", "the oracle not an upper bound",
-						    "", "" };
+	static const char *const skip_why[NPROP] = { "", "the oracle not an upper bound", "", "" };
 	char a[32];
 	for (int p = 0; p < NPROP; p++) {
 		printf("P%d: checked %llu points on %llu machines", p + 1, (unsigned long long)t->points[p],
 		       (unsigned long long)t->machines[p]);
-		if (t->skipped[p])
+		if (t->skipped[p] && p == P1)
+			printf(" (%llu skipped: %llu told never to use a CPU, %llu to avoid one, %llu with perf not in "
+			       "proportion to speed, %llu with a power budget that binds)", (unsigned long long)t->skipped[p],
+			       (unsigned long long)t->p1_skipped[P1_NEVER], (unsigned long long)t->p1_skipped[P1_AVOID],
+			       (unsigned long long)t->p1_skipped[P1_RATIO], (unsigned long long)t->p1_skipped[P1_POWER]);
+		else if (t->skipped[p])
 			printf(" (%llu skipped: %s)", (unsigned long long)t->skipped[p], skip_why[p]);
 		printf(", failed %llu points on %llu machines", (unsigned long long)t->failed[p],
 		       (unsigned long long)t->failed_machines[p]);
@@ -411,6 +454,12 @@ static void print_summary(const struct tally *t)
 		}
 		printf("\n");
 	}
+	if (t->p1_info_points)
+		printf("P1 not checked (the skipped machines, for information): hmp below 0.99 x ule at %llu of %llu "
+		       "points, worst %lld.%02lld %% (machine %llu, %d thread%s)\n",
+		       (unsigned long long)t->p1_info_below, (unsigned long long)t->p1_info_points,
+		       (long long)(t->p1_info_worst / 100), (long long)(t->p1_info_worst % 100),
+		       (unsigned long long)t->p1_info_seed, t->p1_info_threads, plural(t->p1_info_threads));
 	printf("runs without a sample: %llu\n", (unsigned long long)t->nosample);
 }
 
@@ -418,6 +467,7 @@ static void print_summary(const struct tally *t)
 int sim_props_run(const struct sim_props *pr)
 {
 	static struct tally t;
+	t.p1_info_worst = -1;
 	char err[200];
 	for (int p = 0; p < NPOL; p++)
 		if (sim_policy_parse(pol_name[p], &pols[p], err, sizeof(err)))

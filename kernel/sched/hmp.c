@@ -230,7 +230,7 @@ int hmp_publish(void)
 		struct hmp_cpu r = resolve(c), old;
 		r.capacity = (uint16_t)scaled_capacity(&r, cap_max);
 		r.weight = (uint16_t)((HMP_WEIGHT_SLOWEST * cap_min + r.capacity / 2) / r.capacity);
-		if (all_zero) {   /* no information in the scores: they follow capacity */
+		if (all_zero || r.perf_from == HMP_PROV_DEFAULT) {   /* no information: follow capacity */
 			r.perf = (uint16_t)((r.capacity * HMP_SCORE_MAX + HMP_CAPACITY_MAX / 2) /
 					    HMP_CAPACITY_MAX);
 			r.perf_from = r.capacity_from;

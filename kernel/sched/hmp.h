@@ -101,7 +101,8 @@ void hmp_set_status(enum hmp_provider p, int active, const char *why);
  * global one). Returns the number of CPUs whose record changed. When every
  * CPU's perf resolves to 0 the scores are taken as "no information": perf
  * then follows capacity (1020 × capacity / 1024, from capacity's
- * provider), no CPU is marked avoid, and hmp_all_perf_zero() says so. A
+ * provider), no CPU is marked avoid, and hmp_all_perf_zero() says so; so
+ * does the perf of a CPU no provider but "all equal" gives one. A
  * capacity below HMP_CAPACITY_MIN after scaling is raised to it. */
 int hmp_publish(void);
 

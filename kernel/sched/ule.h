@@ -184,11 +184,12 @@ int hmp_drop_avoided(const struct search_mode *mode, struct cpuset *mask);
  * and ts may run on some CPU that is not. */
 int hmp_should_leave(const struct td_sched *ts, int cpu);
 /* hmp: 1 if a thread running alone on `from` would run better on `to`:
- * `to` and its SMT siblings are idle, `to` is not avoided, and it is
- * worth more than an eighth more than `from` as it is (its score, or
- * capacity, shared while an SMT sibling of `from` is busy; an avoided
- * `from` is worth nothing), and the move does not take a thread out of
- * the primary domain (kern.sched.primary). Lock-free reads. */
+ * `to` is idle, not avoided and not on from's core, and worth more than
+ * a sixteenth more there than on `from` as the two are (each CPU's score,
+ * or capacity, shared while an SMT sibling of it is busy: what the thread
+ * adds there; an avoided `from` is worth nothing), and the move does not
+ * take a thread out of the primary domain (kern.sched.primary). Lock-free
+ * reads. */
 int hmp_better_idle(const struct search_mode *mode, int to, int from);
 /* hmp: the CPU ts may run on that is hmp_better_idle() than `from` and
  * worth most, -1 if none. */

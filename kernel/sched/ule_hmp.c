@@ -159,18 +159,11 @@ int sched_cpu_core_type(int cpu)
 	return sched_plat_cpu_core_type(cpu) & 3;
 }
 
-/* 1 if cpu and its SMT siblings run nothing (lock-free). */
-static int core_idle(int cpu)
+/* 1 if a and b are SMT siblings of one core. */
+static int same_core(int a, int b)
 {
-	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
-	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
-		return tdq_load_of(cpu) == 0;
-	for (int c = cg->cg_first; c <= cg->cg_last; c++) {
-		SCHED_COST(cpus, 1);
-		if (cpuset_isset(&cg->cg_mask, (unsigned)c) && tdq_load_of(c) > 0)
-			return 0;
-	}
-	return 1;
+	const struct cpu_group *cg = tdq_cpu(a)->tdq_cg;
+	return cg && (cg->cg_flags & CG_FLAG_THREAD) && cpuset_isset(&cg->cg_mask, (unsigned)b);
 }
 
 /* What cpu is worth to a CPU-bound thread running there alone: its score
@@ -202,15 +195,18 @@ static int leaves_primary(int from, int to)
 	return cpuset_isset(&in, (unsigned)from) && !cpuset_isset(&in, (unsigned)to);
 }
 
-/* See ule.h. A margin of an eighth (the free prefer bonus of the
- * searches) keeps small score differences from moving threads; a thread
- * is never asked out of the primary domain. */
+/* See ule.h. A margin of a sixteenth: small differences within a core
+ * type (the i7-1370P's favoured P-cores, 4 % above the others) move no
+ * thread; a move only ever goes up in worth, and a thread is asked at
+ * most once a balance interval, so nothing oscillates. A thread is never
+ * asked out of the primary domain. */
 int hmp_better_idle(const struct search_mode *m, int to, int from)
 {
-	if (to == from || hmp_avoid(to) || !core_idle(to) || leaves_primary(from, to))
+	if (to == from || same_core(to, from) || hmp_avoid(to) || tdq_load_of(to) > 0 ||
+	    leaves_primary(from, to))
 		return 0;
-	int64_t wt = worth(m, to, 0), wf = worth(m, from, tdq_core_shared(from));
-	return wt > wf + wf / 8;
+	int64_t wt = worth(m, to, tdq_core_shared(to)), wf = worth(m, from, tdq_core_shared(from));
+	return wt > wf + wf / 16;
 }
 
 /* See ule.h. The best target: the CPU worth most. */
@@ -225,7 +221,7 @@ int hmp_better_idle_for(const struct search_mode *m, const struct td_sched *ts, 
 		SCHED_COST(cpus, 1);
 		if (!hmp_better_idle(m, c, from))
 			continue;
-		int64_t w = worth(m, c, 0);
+		int64_t w = worth(m, c, tdq_core_shared(c));
 		if (w > bw) {
 			bw = w;
 			best = c;
@@ -260,9 +256,10 @@ int hmp_move_target(struct td_sched *t, int self, int to)
 	return to;
 }
 
-/* kern.sched.hmp.upmigrate: an idle CPU whose core is idle asks a CPU
- * it would serve better (worth more: faster, or a whole core against a
- * shared one, or not avoided) to send its lone running thread over at the
+/* kern.sched.hmp.upmigrate: an idle CPU asks a CPU it would serve better
+ * (worth more: faster, or a whole core against a shared one, or a busy
+ * P core's idle sibling against an E-core that adds less, or not avoided)
+ * to send its lone running thread over at the
  * next switch — to it, no new search (beyond the report: ULE alone keeps a
  * CPU-bound thread where it started). A thread is asked at most once a
  * balance interval. */
@@ -273,7 +270,7 @@ void hmp_upmigrate_pull(int self)
 {
 	struct search_mode mode = search_mode_now();
 	if (!mode.hmp || !__atomic_load_n(&hmp_upmigrate, __ATOMIC_RELAXED) ||
-	    tdq_load_of(self) > 0 || !core_idle(self) || hmp_avoid(self))
+	    tdq_load_of(self) > 0 || hmp_avoid(self))
 		return;
 	int victim = -1;
 	int64_t vw = 0;

@@ -121,6 +121,26 @@ static void test_capacity_scaling(void **state)
 	assert_int_equal(rd(1).capacity, 250);
 }
 
+/* A CPU whose perf nobody but "all equal" gives (a machine without
+ * HFI): its perf follows its capacity, from capacity's provider, so an
+ * LP-E core does not score as high as a P core. */
+static void test_unknown_perf_follows_capacity(void **state)
+{
+	(void)state;
+	fresh(3);
+	for (int c = 0; c < 3; c++)
+		hmp_provide(HMP_PROV_MACHINE, c, HMP_CAPACITY, c ? 267 : 1024, 0, 0);
+	hmp_publish();
+	assert_int_equal(rd(0).perf, 1020);
+	assert_int_equal(rd(1).perf, 266);               /* 1020 * 267 / 1024 */
+	assert_int_equal(rd(1).perf_from, HMP_PROV_MACHINE);
+	assert_int_equal(rd(1).ee, 1020);                /* ee stays "all equal" */
+	hmp_provide(HMP_PROV_HFI, 1, HMP_PERF | HMP_EE, 0, 400, 800);
+	hmp_publish();
+	assert_int_equal(rd(1).perf, 400);               /* known now */
+	assert_int_equal(rd(2).perf, 266);
+}
+
 static void test_perf_zero_marks(void **state)
 {
 	(void)state;
@@ -315,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_provider_order),
 		cmocka_unit_test(test_weights_i7_1370p),
 		cmocka_unit_test(test_capacity_scaling),
+		cmocka_unit_test(test_unknown_perf_follows_capacity),
 		cmocka_unit_test(test_perf_zero_marks),
 		cmocka_unit_test(test_never_marks),
 		cmocka_unit_test(test_capacity_floor),

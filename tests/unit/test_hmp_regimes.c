@@ -3,7 +3,8 @@
  * total hiding an idle fast CPU, B2 up-migration that never migrates, B3
  * every HFI perf 0, B4 the balancer stopping at a donor it cannot use, B5
  * the random term outweighing cache affinity, B6 weights rounding to 0,
- * B7 perf 0 as absolute; and latency-sensitive threads. Where the seed
+ * B7 perf 0 as absolute; latency-sensitive threads; and what the
+ * property run over generated machines found after. Where the seed
  * report's searches still exist (kern.sched.hmp.best=0), a companion test
  * shows the defect is there, so each test would fail on the old rule. */
 #include "ule_test_util.h"
@@ -274,6 +275,58 @@ static void test_latency_sensitive_thread_gets_the_fastest_cpu(void **state)
 		}
 }
 
+/* Found by the property run (schedsim --properties): 1 P core x 2 with
+ * a second thread worth 0.48 of the first, four E-cores at 0.34 (perf 86
+ * against 255), as generated machine 29. */
+static const struct ut_shape sibling_shape = {
+	.p_cores = 1, .p_threads = 2, .e_modules = { 4 },
+	.cap = { 1024, 345, 0 }, .perf = { 255, 86, 0 }, .ee = { 100, 200, 0 }, .smt = 488,
+};
+
+/* Up-migration to a busy core's idle sibling where a second SMT thread
+ * adds more than an E-core: the thread left on an E-core when its
+ * spawner's CPU came free moves there (before, only a CPU whose whole
+ * core was idle asked). */
+static void test_upmigration_to_a_sibling_that_adds_more(void **state)
+{
+	(void)state;
+	ut_shape_boot(&sibling_shape);
+	struct cpuset p1 = ut_only(1), e = ut_only(2);
+	place_on(0, &p1);
+	place_on(1, &e);
+	sched_set_affinity(&th[1], NULL);
+	spt.self = 0;
+	sched_idle(0);                               /* CPU 0 idles beside CPU 1's thread */
+	assert_true(th[1].ts_flags & TSF_PICKCPU);
+	assert_int_equal(th[1].ts_move_to, 0);
+	spt.self = 2;
+	sched_ipi(2, &th[1]);
+	sched_switch(&th[1], SCHED_SW_PREEMPT);
+	assert_int_equal(th[1].ts_cpu, 0);
+	assert_true(STAT(upmigrations) == 1);
+}
+
+/* 3 P cores and 3 E-cores at 0.8 whose HFI perf is 8 % below the P
+ * cores' (97 against 105: generated machine 5019): a thread on an
+ * E-core moves to an idle P core (the margin was an eighth). */
+static const struct ut_shape close_shape = {
+	.p_cores = 3, .p_threads = 1, .e_modules = { 3 },
+	.cap = { 1024, 819, 0 }, .perf = { 105, 97, 0 }, .ee = { 43, 148, 0 },
+};
+
+static void test_upmigration_for_a_small_gain(void **state)
+{
+	(void)state;
+	ut_shape_boot(&close_shape);
+	struct cpuset e = ut_only(3);
+	place_on(0, &e);
+	sched_set_affinity(&th[0], NULL);
+	spt.self = 0;
+	sched_idle(0);
+	assert_true(th[0].ts_flags & TSF_PICKCPU);
+	assert_true(th[0].ts_move_to < 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +339,8 @@ int main(void)
 		cmocka_unit_test(test_b6_weights_never_zero),
 		cmocka_unit_test(test_b7_perf_zero_is_overflow),
 		cmocka_unit_test(test_latency_sensitive_thread_gets_the_fastest_cpu),
+		cmocka_unit_test(test_upmigration_to_a_sibling_that_adds_more),
+		cmocka_unit_test(test_upmigration_for_a_small_gain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,11 +128,14 @@ static void test_named(void **state)
 	assert_int_equal(sim_policy_parse("hmp-report:metric=ee", &p, err, sizeof(err)), 0);
 	assert_int_equal(p.kind, SIM_POL_HMP);
 	assert_string_equal(p.name, "hmp-report:metric=ee");
-	assert_int_equal(p.nopts, 3);
+	assert_int_equal(p.nopts, 6);
 	sim_tunables_save();
 	sim_policy_apply(&p);
 	assert_int_equal(hmp_upmigrate, 0);
 	assert_int_equal(hmp_sw_smt_steer, 0);
+	assert_int_equal(hmp_sw_best, 0);
+	assert_int_equal(hmp_sw_latency, 0);
+	assert_int_equal(hmp_perf0, HMP_PERF0_STRICT);
 	assert_int_equal(hmp_metric, HMP_METRIC_EE);
 	assert_int_equal(hmp_sw_steer, 1);
 	sim_tunables_restore();
