@@ -219,19 +219,24 @@ void sim_report_cost(const struct sim_sweep *sw)
 	static const char *const what[] = { "groups", "cpus", "muls", "stat hits", "stat recomputes" };
 	char title[160];
 	set_label_width(sw, 18);
-	for (int k = 0; k < 2; k++) {
-		snprintf(title, sizeof(title), "[schedsim] cost per %s (work counted in kernel/sched/; calls per run)",
-			 k ? "balancer pass" : "sched_pickcpu");
+	for (int k = 0; k < 3; k++) {
+		if (k < 2)
+			snprintf(title, sizeof(title), "[schedsim] cost per %s (work counted in kernel/sched/; calls "
+				 "per run)", k ? "balancer pass" : "sched_pickcpu");
+		else
+			snprintf(title, sizeof(title), "[schedsim] cost of the rest per run (idle stealing, "
+				 "up-migration scans, repicks at a tick)");
 		print_heading(sw, title);
 		for (int p = 0; p < sw->npol; p++) {
-			for (int f = -1; f < (k ? 5 : 3); f++) {
+			for (int f = k == 2 ? 0 : -1; f < (k == 1 ? 5 : 3); f++) {
 				char l[48];
 				snprintf(l, sizeof(l), " %s", f < 0 ? "calls/run" : what[f]);
 				print_label(sw->pol[p].name, l);
 				for (int c = 0; c < sw->ncols; c++) {
 					const struct sim_cost_bucket *b = &sw->cost[p][c][k];
 					const uint64_t *ops = &b->ops.groups;
-					print_cell(f < 0 ? per_call(b->calls, (uint64_t)sw->runs) : per_call(ops[f], b->calls),
+					uint64_t per = k == 2 ? (uint64_t)sw->runs : b->calls;
+					print_cell(f < 0 ? per_call(b->calls, (uint64_t)sw->runs) : per_call(ops[f], per),
 						   0, 1);
 				}
 				putchar('\n');

@@ -57,6 +57,8 @@ struct tdq {
 	uint32_t tdq_rand;                     /* per-CPU LCG state (sched_random) */
 	int tdq_balance_ticks;                 /* ticks to the next balancer run (CPU 0) */
 	int tdq_idle_seen;                     /* switch count the idle loop last saw */
+	uint64_t tdq_pull_tick;                /* tick of its last up-migration scan, 0 after a
+						  switch (own CPU only, under its lock or idle) */
 	struct runq tdq_realtime, tdq_timeshare, tdq_idle;
 	struct sched_stats tdq_stats;
 } __attribute__((aligned(64)));
@@ -206,9 +208,11 @@ int hmp_move_target(struct td_sched *t, int self, int to);
 /* kern.sched.hmp.upmigrate: self, idle and about to halt, asks the CPU
  * worth least whose lone running thread it would serve better
  * (hmp_better_idle) to send that thread over at its next switch
- * (hmp_ask_move and an IPI). No tdq lock held; takes the victim's with a
- * trylock. */
+ * (hmp_ask_move and an IPI); it scans on its first idle round after
+ * running a thread, then at most once every HMP_PULL_TICKS ticks. No tdq
+ * lock held; takes the victim's with a trylock. */
 void hmp_upmigrate_pull(int self);
+#define HMP_PULL_TICKS 4
 /* Whether idle self may steal work: always but under hmp on a CPU it
  * avoids — never with perf0=strict or for perf 0 and ee 0, and for an
  * overflow CPU (perf0=sdm, ee > 0) only while no CPU it does not avoid is

@@ -262,16 +262,23 @@ int hmp_move_target(struct td_sched *t, int self, int to)
  * to send its lone running thread over at the
  * next switch — to it, no new search (beyond the report: ULE alone keeps a
  * CPU-bound thread where it started). A thread is asked at most once a
- * balance interval. */
+ * balance interval; an idle CPU scans when it has just run a thread, and
+ * again at its next round when the thread it found was still on its way
+ * to the victim, else at most every HMP_PULL_TICKS ticks: that bounds the
+ * scans' cost (each visits every CPU) at a few ticks of delay. */
 int64_t hmp_upmigrate = 1;
 
 /* See ule.h. */
 void hmp_upmigrate_pull(int self)
 {
 	struct search_mode mode = search_mode_now();
+	uint64_t now = sched_plat_ticks();
+	struct tdq *own = tdq_cpu(self);
 	if (!mode.hmp || !__atomic_load_n(&hmp_upmigrate, __ATOMIC_RELAXED) ||
-	    tdq_load_of(self) > 0 || hmp_avoid(self))
+	    tdq_load_of(self) > 0 || hmp_avoid(self) ||
+	    (own->tdq_pull_tick && now - own->tdq_pull_tick < HMP_PULL_TICKS))
 		return;
+	own->tdq_pull_tick = now;
 	int victim = -1;
 	int64_t vw = 0;
 	SCHED_COST(cpus, cpuset_count(&sched_online));
@@ -289,9 +296,11 @@ void hmp_upmigrate_pull(int self)
 	struct tdq *tdq = tdq_cpu(victim);
 	struct td_sched *t = tdq->tdq_curthread;
 	if (t && tdq->tdq_load == 1 && hmp_ask_move(t, self)) {
-		tdq_cpu(self)->tdq_stats.upmigrate_asks++;
-		tdq_cpu(self)->tdq_stats.ipis++;
+		own->tdq_stats.upmigrate_asks++;
+		own->tdq_stats.ipis++;
 		sched_plat_ipi(victim, SCHED_PLAT_IPI_AST);
+	} else if (!t) {
+		own->tdq_pull_tick = 0;   /* its thread not yet running there: scan again next round */
 	}
 	sched_plat_tdq_unlock(victim);
 }

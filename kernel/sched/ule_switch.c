@@ -119,6 +119,7 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		cur->ts_lastcpu = self;
 		cur->ts_flags &= (uint16_t)~(TSF_PICKCPU | TSF_SLICEEND);
 		tdq->tdq_switchcnt++;
+		tdq->tdq_pull_tick = 0;   /* were it to idle now, its first round scans (hmp_upmigrate_pull) */
 		int runnable = flags == SCHED_SW_YIELD || flags == SCHED_SW_PREEMPT ||
 			       (flags == SCHED_SW_SLEEP && (cur->ts_flags & TSF_WOKEN));
 		cur->ts_flags &= (uint16_t)~TSF_WOKEN;

@@ -73,21 +73,33 @@ static void test_155h(void **state)
 
 /* Up-migration (beyond the report): a CPU-bound thread running on an
  * E-core while a P core idles is asked over by the idle P CPU and moves
- * there at its next switch. */
+ * there at its next switch; an idle CPU scans at most every
+ * HMP_PULL_TICKS ticks, but at once after running a thread and again at the
+ * next round when the thread it found has not started yet. */
 static void test_upmigration(void **state)
 {
 	(void)state;
 	ut_hybrid(UT_I7, 0);
 	struct cpuset e = ut_only(12);
 	place_on(0, &e);                               /* starts on E CPU 12 */
-	sched_set_affinity(&th[0], NULL);              /* now free to move */
 	assert_int_equal(th[0].ts_cpu, 12);
 	hmp_upmigrate = 0;
+	sched_set_affinity(&th[0], NULL);
 	sched_idle(4);
 	assert_false(th[0].ts_flags & TSF_PICKCPU);
+	sched_set_affinity(&th[0], &e);
 	hmp_upmigrate = 1;
 	spt.self = 4;
-	sched_idle(4);                                 /* P CPU 4 idles */
+	sched_idle(4);                                 /* scans: th[0] may run on 12 only */
+	assert_false(th[0].ts_flags & TSF_PICKCPU);
+	sched_set_affinity(&th[0], NULL);              /* now free to move... */
+	sched_idle(4);                                 /* ...but the next scan waits HMP_PULL_TICKS */
+	assert_false(th[0].ts_flags & TSF_PICKCPU);
+	struct cpuset p4 = ut_only(4);
+	place_on(1, &p4);                              /* unless CPU 4 runs a thread meanwhile */
+	spt.self = 4;
+	assert_null(sched_switch(&th[1], SCHED_SW_SLEEP));
+	sched_idle(4);                                 /* P CPU 4 idles again: scans at once */
 	assert_true(th[0].ts_flags & TSF_PICKCPU);
 	assert_int_equal(th[0].ts_move_to, 4);
 	assert_int_equal(spt.ipis[12], 1);
@@ -97,6 +109,24 @@ static void test_upmigration(void **state)
 	assert_null(sched_switch(&th[0], SCHED_SW_PREEMPT));   /* leaves CPU 12 */
 	assert_int_equal(th[0].ts_cpu, 4);                     /* for the CPU that asked */
 	assert_true(tdq_cpu(12)->tdq_stats.upmigrations == 1);
+	/* a thread added to idle E CPU 12 but not yet running there: the scan
+	 * that finds it scans again at the next round, not HMP_PULL_TICKS on */
+	ut_hybrid(UT_I7, 0);
+	spt.self = 0;
+	sched_thread_init(&th[0], NULL, SCHED_CLASS_TIMESHARE, 0, &e);
+	th[0].ts_runtime = 500u << SCHED_TICK_SHIFT;
+	sched_add(&th[0], 0);
+	assert_int_equal(th[0].ts_cpu, 12);
+	sched_set_affinity(&th[0], NULL);
+	spt.self = 4;
+	sched_idle(4);                                 /* finds CPU 12 with no running thread */
+	assert_false(th[0].ts_flags & TSF_PICKCPU);
+	spt.self = 12;
+	assert_ptr_equal(sched_switch(NULL, SCHED_SW_YIELD), &th[0]);   /* now it runs */
+	spt.self = 4;
+	sched_idle(4);                                 /* same tick: scans again */
+	assert_true(th[0].ts_flags & TSF_PICKCPU);
+	assert_int_equal(th[0].ts_move_to, 4);
 	/* an E thread beside a busy P core's sibling does not count as faster */
 	ut_hybrid(UT_I7, 0);
 	place_on(0, &e);
@@ -310,6 +340,7 @@ static void test_primary_domain(void **state)
 	sched_idle(4);                                 /* an idle P CPU does not ask */
 	assert_false(th[0].ts_flags & TSF_PICKCPU);
 	sched_primary_kind = SCHED_PRIMARY_PERFORMANCE;
+	spt_advance(HMP_PULL_TICKS);
 	sched_idle(4);                                 /* into the domain: asked */
 	assert_true(th[0].ts_flags & TSF_PICKCPU);
 	sched_primary_kind = SCHED_PRIMARY_ALL;
