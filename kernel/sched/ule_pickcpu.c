@@ -8,6 +8,7 @@
  */
 #include <limits.h>
 #include "ule.h"
+#include "hmp.h"
 
 /* ts left its CPU less than t * affinity ticks ago (unsigned: wraps).
  * FreeBSD: SCHED_AFFINITY(). */
@@ -63,7 +64,12 @@ static int prefer_local(const struct td_sched *ts, const struct cpuset *mask, in
 }
 
 /* kern.sched.hmp.latency: an interactive timeshare thread (ULE's score)
- * or a realtime one, with the best-CPU searches. */
+ * or a realtime one, with the best-CPU searches. Such a thread skips the
+ * local preference, and step 4 when its last CPU is not of the fastest
+ * kind: the search, which counts the CPUs it would preempt as free and
+ * keeps a bonus for its last CPU, decides (an idle slower last CPU or an
+ * idle slower waking CPU kept a render loop on an E-core beside P-cores
+ * running batch work). */
 static int latency_sensitive(const struct search_mode *mode, const struct td_sched *ts)
 {
 	return mode->hmp && mode->best && mode->latency &&
@@ -213,7 +219,8 @@ int sched_pickcpu(struct td_sched *ts, int flags)
 	if (hmp_class_mask(&mode, ts, &mask))
 		st->hmp_class_picks++;
 	pick_primary(&mask, st);
-	int cpu = pick_last_cpu(ts, &mask);
+	int latency = latency_sensitive(&mode, ts);
+	int cpu = latency && hmp_capacity(ts->ts_cpu) < HMP_CAPACITY_MAX ? -1 : pick_last_cpu(ts, &mask);
 	uint64_t *path = &st->pick_idle_affinity;
 	if (cpu < 0) {
 		uint32_t rand_before = tdq_cpu(self)->tdq_rand;
@@ -221,7 +228,7 @@ int sched_pickcpu(struct td_sched *ts, int flags)
 		if (mode.hmp && mode.steer && hmp_audit &&
 		    steering_changed(&mode, ts, &mask, st, cpu, rand_before))
 			st->hmp_steered++;
-		if (cpu != self && prefer_local(ts, &mask, self, cpu)) {
+		if (cpu != self && !latency && prefer_local(ts, &mask, self, cpu)) {
 			cpu = self;
 			path = &st->pick_local;
 		}

@@ -275,6 +275,40 @@ static void test_latency_sensitive_thread_gets_the_fastest_cpu(void **state)
 		}
 }
 
+/* Sweeps (frames on the Core Ultra 7 155H model, 7 and 8 threads: hmp
+ * 0.92 x ULE): an interactive thread waking on its own idle E-core, every
+ * P core running a batch hog, went back to that E-core, by step 4 (its
+ * idle, warm last CPU) or the local preference (the idle waking CPU); it
+ * now goes to a P CPU whose hog it preempts. */
+static void test_latency_sensitive_thread_leaves_an_idle_e_core(void **state)
+{
+	(void)state;
+	for (int on = 0; on <= 1; on++) {
+		ut_hybrid(UT_I7, 0);
+		hmp_sw_latency = on;
+		for (int k = 0; k < 6; k++)
+			assert_true(place(k) < 12);
+		struct cpuset e = ut_only(12);
+		place_on(10, &e);                              /* runs on E CPU 12 */
+		spt.self = 12;
+		assert_null(sched_switch(&th[10], SCHED_SW_SLEEP));   /* and sleeps there */
+		sched_set_affinity(&th[10], NULL);
+		th[10].ts_runtime = 1u << SCHED_TICK_SHIFT;
+		th[10].ts_slptime = 100u << SCHED_TICK_SHIFT;  /* interactive */
+		sched_priority(&th[10]);
+		assert_true(th[10].ts_pri <= PRI_MAX_INTERACT);
+		spt_advance(1);
+		sched_wakeup(&th[10]);                         /* woken on CPU 12, idle */
+		int cpu = th[10].ts_cpu;
+		if (on)
+			assert_true(cpu < 12 && tdq_load_of(cpu) == 2);
+		else
+			assert_int_equal(cpu, 12);
+		spt.self = 0;
+	}
+	hmp_sw_latency = 1;
+}
+
 /* Found by the property run (schedsim --properties): 1 P core x 2 with
  * a second thread worth 0.48 of the first, four E-cores at 0.34 (perf 86
  * against 255), as generated machine 29. */
@@ -339,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_b6_weights_never_zero),
 		cmocka_unit_test(test_b7_perf_zero_is_overflow),
 		cmocka_unit_test(test_latency_sensitive_thread_gets_the_fastest_cpu),
+		cmocka_unit_test(test_latency_sensitive_thread_leaves_an_idle_e_core),
 		cmocka_unit_test(test_upmigration_to_a_sibling_that_adds_more),
 		cmocka_unit_test(test_upmigration_for_a_small_gain),
 	};
