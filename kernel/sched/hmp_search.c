@@ -50,17 +50,22 @@ static int higher(const struct best_key *a, const struct best_key *b)
 
 #define SMT_LEAF_MAX 64   /* CPUs of one core, at most */
 
-/* What a free cpu adds for the thread: its score, or with steering (d)
- * off its capacity; shared: an SMT sibling is busy (× the SMT share). */
-static int64_t free_gain(const struct search_mode *m, int cpu, int shared)
+/* What a free cpu is worth to the thread: its score, or with steering (d)
+ * off its capacity; shared (an SMT sibling is busy): what a second thread
+ * adds there (× the SMT share), the machine's gain — but to a
+ * latency-sensitive thread (own) its own speed there, half of what the
+ * two threads get together, since its wait is what it is placed for. */
+static int64_t free_gain(const struct search_mode *m, int cpu, int shared, int own)
 {
-	if (m->steer)
-		return hmp_score(cpu, m->metric, shared);
-	int64_t cap = hmp_capacity(cpu);
+	int64_t alone = m->steer ? hmp_score(cpu, m->metric, 0) : hmp_capacity(cpu);
 	if (!shared)
-		return cap;
-	SCHED_COST(muls, 1);
-	return cap * hmp_smt(cpu) / HMP_SMT_MAX;
+		return alone;
+	int64_t added = m->steer ? hmp_score(cpu, m->metric, 1) : 0;
+	if (!m->steer) {
+		SCHED_COST(muls, 1);
+		added = alone * hmp_smt(cpu) / HMP_SMT_MAX;
+	}
+	return own ? (alone + added) / 2 : added;
 }
 
 /* A group's sums for its parent (lowest): the total of its CPUs' values
@@ -78,7 +83,7 @@ static int64_t lowest_value(const struct cpu_search *s, int cpu, int l, int shar
 	int free = l == 0 ||
 		   (s->cs_free_pri >= 0 && sched_cpu_lowpri(cpu) > s->cs_free_pri);
 	if (free) {   /* a CPU it would preempt (latency) comes just after an idle one */
-		int64_t g = free_gain(m, cpu, shared);
+		int64_t g = free_gain(m, cpu, shared, s->cs_free_pri >= 0);
 		return -g + l - (cpu == s->cs_prefer ? g / 8 : 0);
 	}
 	int64_t w = m->weight ? hmp_weight(cpu) : SEARCH_LOAD_ONE;
