@@ -201,7 +201,8 @@ UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine
                            kernel/machine/machine_hfi.c
 UNIT_SRCS_machine_parse += kernel/machine/machine_power.c
 UNIT_SRCS_workclock := kernel/machine/workclock.c kernel/machine/speed_model.c $(UNIT_SRCS_machine_parse)
-UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c \
+UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/arch/x86_64/cpuid_layout.c \
+                          kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
 UNIT_SRCS_elf_check := boot/elf_check.c
@@ -346,6 +347,7 @@ $(BUILD)/host/bench_stats_cli: $(BENCH_CLI_SRCS) $(UNIT_HEADERS)
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
 # run on an InstLatx64 CPUID dump (docs/cpuid.md).
 CPUID_REPLAY_SRCS := $(wildcard tools/cpuid-replay/*.c) kernel/arch/x86_64/cpuid_decode.c \
+                     kernel/arch/x86_64/cpuid_layout.c \
                      kernel/lib/format.c $(wildcard kernel/sched/topo*.c)
 $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpuid-replay/*.h)
 	@mkdir -p $(dir $@)
