@@ -199,7 +199,7 @@ UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
                            kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c \
                            kernel/machine/machine_hfi.c
-UNIT_SRCS_machine_parse += kernel/machine/machine_power.c
+UNIT_SRCS_machine_parse += kernel/machine/machine_power.c kernel/machine/machine_layout.c
 UNIT_SRCS_workclock := kernel/machine/workclock.c kernel/machine/speed_model.c $(UNIT_SRCS_machine_parse)
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/arch/x86_64/cpuid_layout.c \
                           kernel/lib/format.c tools/cpuid-replay/dump.c \
@@ -294,7 +294,7 @@ FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check.c kernel/machine/machine_values.c \
                      kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c \
                      kernel/machine/machine_hfi.c
-FUZZ_SRCS_machine += kernel/machine/machine_power.c
+FUZZ_SRCS_machine += kernel/machine/machine_power.c kernel/machine/machine_layout.c
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
