@@ -195,7 +195,9 @@ UNIT_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 UNIT_SRCS_clock_choice := kernel/arch/x86_64/clock_choice.c
 UNIT_SRCS_pmtimer_fadt := kernel/arch/x86_64/pmtimer_fadt.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
-UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
+TOPO_SRCS := kernel/sched/topo_build.c kernel/sched/topo_kind.c kernel/sched/topo_freebsd.c \
+             kernel/sched/topo_freebsd_probe.c
+UNIT_SRCS_topo    := $(TOPO_SRCS) kernel/sched/topo_print.c kernel/sched/topo_spec.c
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
                            kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c \
                            kernel/machine/machine_hfi.c
@@ -204,7 +206,8 @@ UNIT_SRCS_workclock := kernel/machine/workclock.c kernel/machine/speed_model.c $
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/arch/x86_64/cpuid_layout.c \
                           kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
-UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
+UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c \
+                          kernel/sched/topo_freebsd.c kernel/sched/topo_freebsd_probe.c
 UNIT_SRCS_elf_check := boot/elf_check.c
 UNIT_SRCS_uelf    := boot/elf_check.c kernel/user/uelf_rules.c
 UNIT_SRCS_ucheck  := kernel/user/ucheck.c
