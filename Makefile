@@ -253,7 +253,8 @@ UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_wl     := $(BENCH_WL_SRCS)
 UNIT_SRCS_bench_drv    := $(BENCH_WL_SRCS)
-UNIT_SRCS_sim_policy   := sim/sim_policy.c sim/sim_random.c sim/sim_machine.c $(ULE_TEST_SRCS) \
+UNIT_SRCS_sim_policy   := sim/sim_policy.c sim/sim_random.c sim/sim_machine.c $(ULE_TEST_SRCS) $(TOPO_SRCS) \
+                          kernel/sched/topo_print.c \
                           $(UNIT_SRCS_machine_parse) kernel/lib/parse.c
 # --- end ---
 
