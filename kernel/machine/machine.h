@@ -132,8 +132,8 @@ int machine_parse(struct machine *m, const char *text, size_t len, const char *f
 
 /* Override the descriptors of the count logical CPUs (desc[i] = CPU i, NULL
  * if it is not online) with m's topology: core type, SMT/core/module/LLC/
- * package ids, HFI row, source = CPU_DESC_FROM_MACHINE_FILE; APIC id and
- * CPUID identification are kept. All-or-nothing: on a mismatch with the
+ * package ids, HFI row, the CPUID layout (machine_layout), source =
+ * CPU_DESC_FROM_MACHINE_FILE; APIC id and CPUID identification are kept. All-or-nothing: on a mismatch with the
  * running machine returns -1 with a reason in err and changes nothing.
  * A MACHINE_TOPOLOGY_CPUID description changes nothing and returns 0.
  * Caller serialises (boot-time, one CPU). */

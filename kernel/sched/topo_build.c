@@ -151,6 +151,7 @@ struct level_of {
 	int lvl;
 };
 
+/* topo_key_fn: the key of the level in ctx. */
 static uint64_t level_key_of(const void *ctx, unsigned cpu)
 {
 	const struct level_of *l = ctx;

@@ -73,11 +73,13 @@ static uint32_t node_of(const struct fbsd_ctx *b, int j, unsigned cpu)
 	return b->descs[cpu].layout.apic >> b->layer[j].shift;
 }
 
+/* A layer, as topo_partition's key. */
 struct layer_of {
 	const struct fbsd_ctx *b;
 	int j;
 };
 
+/* topo_key_fn: the node of the layer in ctx. */
 static uint64_t node_key(const void *ctx, unsigned cpu)
 {
 	const struct layer_of *l = ctx;

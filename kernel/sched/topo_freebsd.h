@@ -44,7 +44,4 @@ struct topo_fbsd {
 int topo_fbsd_probe(struct topo_fbsd *p, const struct cpu_layout *l, int ncpus, char *err,
 		    size_t len);
 
-/* FreeBSD's mask_width(): log2 of x rounded up to a power of two; -1 for 0. */
-int topo_fbsd_mask_width(uint32_t x);
-
 #endif

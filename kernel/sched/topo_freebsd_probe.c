@@ -16,8 +16,8 @@
 #include "topo_freebsd.h"
 #include "topo_str.h"
 
-/* See topo_freebsd.h. */
-int topo_fbsd_mask_width(uint32_t x)
+/* FreeBSD's mask_width(): log2 of x rounded up to a power of two; -1 for 0. */
+static int mask_width(uint32_t x)
 {
 	if (x == 0)
 		return -1;
@@ -31,7 +31,7 @@ int topo_fbsd_mask_width(uint32_t x)
  * bounds: at most the package, at least the core. */
 static void add_cache(struct topo_fbsd *p, int level, uint32_t share)
 {
-	int s = topo_fbsd_mask_width(share);
+	int s = mask_width(share);
 	p->cache_share[level] = (uint16_t)share;
 	if (s > p->pkg_shift) {
 		s = p->pkg_shift;
@@ -89,8 +89,8 @@ static int probe_intel(struct topo_fbsd *p, const struct cpu_layout *l, char *er
 		if (per_core == 0)
 			return refuse(err, len, "FreeBSD's topo_probe_intel_0x4 asserts: leaf 4 counts ",
 				      l->leaf4_cores, " cores, more than leaf 1's logical CPUs");
-		p->core_shift = (int8_t)topo_fbsd_mask_width((uint32_t)per_core);
-		p->pkg_shift = (int8_t)(p->core_shift + topo_fbsd_mask_width(l->leaf4_cores));
+		p->core_shift = (int8_t)mask_width((uint32_t)per_core);
+		p->pkg_shift = (int8_t)(p->core_shift + mask_width(l->leaf4_cores));
 	}
 	if (l->max_leaf < 4) {
 		/* No leaf 4: L1 and L2 assumed shared by the package's threads. */
@@ -110,12 +110,12 @@ static int probe_amd(struct topo_fbsd *p, const struct cpu_layout *l, char *err,
 	p->path = TOPO_FBSD_AMD;
 	p->pkg_shift = (int8_t)((l->amd_size >> 12) & 0xF);
 	if (p->pkg_shift == 0)
-		p->pkg_shift = (int8_t)topo_fbsd_mask_width((l->amd_size & 0xFFu) + 1);
-	int node_bits = topo_fbsd_mask_width(l->amd_nodes_m1 + 1u);
+		p->pkg_shift = (int8_t)mask_width((l->amd_size & 0xFFu) + 1);
+	int node_bits = mask_width(l->amd_nodes_m1 + 1u);
 	if (l->amd_flags & CPU_LAYOUT_AMD_TOPOEXT) {
 		/* Family 0x16 on: threads per core and nodes from 0x8000001E (the
 		 * layout holds zeros before, which give the same shifts). */
-		p->core_shift = (int8_t)topo_fbsd_mask_width(l->amd_threads_m1 + 1u);
+		p->core_shift = (int8_t)mask_width(l->amd_threads_m1 + 1u);
 		p->node_shift = (int8_t)(p->pkg_shift - node_bits);
 		if (p->node_shift < 0)
 			return refuse(err, len, "FreeBSD's topo_probe_amd: more nodes than the package has APIC id bits (node shift ",
