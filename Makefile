@@ -208,6 +208,10 @@ UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/arch/x86_64/c
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c \
                           kernel/sched/topo_freebsd.c kernel/sched/topo_freebsd_probe.c
+# The FreeBSD-compatible tree from real dumps, machine descriptions and
+# generated machines (sim/sim_gen.c).
+UNIT_SRCS_topo_freebsd := $(UNIT_SRCS_topo) $(UNIT_SRCS_cpuid_replay) $(UNIT_SRCS_machine_parse) \
+                          sim/sim_gen.c sim/sim_machine.c sim/sim_random.c
 UNIT_SRCS_elf_check := boot/elf_check.c
 UNIT_SRCS_uelf    := boot/elf_check.c kernel/user/uelf_rules.c
 UNIT_SRCS_ucheck  := kernel/user/ucheck.c
@@ -265,6 +269,8 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
 $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
+$(BUILD)/unit/test_topo_freebsd: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched -Isim
+$(BUILD)/unit/test_topo_freebsd: $(wildcard tools/cpuid-replay/*.h) $(wildcard sim/*.h)
 $(BUILD)/unit/test_witness $(BUILD)/unit/test_acpi_madt $(BUILD)/unit/test_clock_choice \
 $(BUILD)/unit/test_pmtimer_fadt: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
