@@ -195,15 +195,23 @@ UNIT_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
 UNIT_SRCS_clock_choice := kernel/arch/x86_64/clock_choice.c
 UNIT_SRCS_pmtimer_fadt := kernel/arch/x86_64/pmtimer_fadt.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
-UNIT_SRCS_topo    := kernel/sched/topo_build.c kernel/sched/topo_print.c kernel/sched/topo_spec.c
+TOPO_SRCS := kernel/sched/topo_build.c kernel/sched/topo_kind.c kernel/sched/topo_freebsd.c \
+             kernel/sched/topo_freebsd_probe.c
+UNIT_SRCS_topo    := $(TOPO_SRCS) kernel/sched/topo_print.c kernel/sched/topo_spec.c
 UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
                            kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c \
                            kernel/machine/machine_hfi.c
-UNIT_SRCS_machine_parse += kernel/machine/machine_power.c
+UNIT_SRCS_machine_parse += kernel/machine/machine_power.c kernel/machine/machine_layout.c
 UNIT_SRCS_workclock := kernel/machine/workclock.c kernel/machine/speed_model.c $(UNIT_SRCS_machine_parse)
-UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/lib/format.c tools/cpuid-replay/dump.c \
+UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/arch/x86_64/cpuid_layout.c \
+                          kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
-UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c
+UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c \
+                          kernel/sched/topo_freebsd.c kernel/sched/topo_freebsd_probe.c
+# The FreeBSD-compatible tree from real dumps, machine descriptions and
+# generated machines (sim/sim_gen.c).
+UNIT_SRCS_topo_freebsd := $(UNIT_SRCS_topo) $(UNIT_SRCS_cpuid_replay) $(UNIT_SRCS_machine_parse) \
+                          sim/sim_gen.c sim/sim_machine.c sim/sim_random.c
 UNIT_SRCS_elf_check := boot/elf_check.c
 UNIT_SRCS_uelf    := boot/elf_check.c kernel/user/uelf_rules.c
 UNIT_SRCS_ucheck  := kernel/user/ucheck.c
@@ -249,7 +257,8 @@ UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_wl     := $(BENCH_WL_SRCS)
 UNIT_SRCS_bench_drv    := $(BENCH_WL_SRCS)
-UNIT_SRCS_sim_policy   := sim/sim_policy.c sim/sim_random.c sim/sim_machine.c $(ULE_TEST_SRCS) \
+UNIT_SRCS_sim_policy   := sim/sim_policy.c sim/sim_random.c sim/sim_machine.c $(ULE_TEST_SRCS) $(TOPO_SRCS) \
+                          kernel/sched/topo_print.c \
                           $(UNIT_SRCS_machine_parse) kernel/lib/parse.c
 # --- end ---
 
@@ -260,6 +269,8 @@ $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 $(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
 $(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
 $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
+$(BUILD)/unit/test_topo_freebsd: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched -Isim
+$(BUILD)/unit/test_topo_freebsd: $(wildcard tools/cpuid-replay/*.h) $(wildcard sim/*.h)
 $(BUILD)/unit/test_witness $(BUILD)/unit/test_acpi_madt $(BUILD)/unit/test_clock_choice \
 $(BUILD)/unit/test_pmtimer_fadt: HOST_CFLAGS += -Ikernel/arch/x86_64
 $(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
@@ -293,7 +304,7 @@ FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check.c kernel/machine/machine_values.c \
                      kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c \
                      kernel/machine/machine_hfi.c
-FUZZ_SRCS_machine += kernel/machine/machine_power.c
+FUZZ_SRCS_machine += kernel/machine/machine_power.c kernel/machine/machine_layout.c
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
@@ -346,6 +357,7 @@ $(BUILD)/host/bench_stats_cli: $(BENCH_CLI_SRCS) $(UNIT_HEADERS)
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
 # run on an InstLatx64 CPUID dump (docs/cpuid.md).
 CPUID_REPLAY_SRCS := $(wildcard tools/cpuid-replay/*.c) kernel/arch/x86_64/cpuid_decode.c \
+                     kernel/arch/x86_64/cpuid_layout.c \
                      kernel/lib/format.c $(wildcard kernel/sched/topo*.c)
 $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpuid-replay/*.h)
 	@mkdir -p $(dir $@)

@@ -24,9 +24,19 @@ struct cpu_group *thread_topo_root(void)
 	return thread_topo.root;
 }
 
-/* Builds the topology tree of the online CPUs; 0 on success. Descriptors
- * that contradict each other give the flat fallback (one group of all
- * CPUs), said on the console; only no tree at all turns the scheduler off. */
+/* See thread.h. */
+int thread_topo_kind(void)
+{
+	if (thread_topo.root)
+		return thread_topo.kind;
+	return topo_kind_find(cmdline_choice("kern.sched.topology"));
+}
+
+/* Builds the topology tree of the online CPUs, of the kind
+ * kern.sched.topology names; 0 on success. FreeBSD's tree refused by its
+ * probe gives ours, descriptors that contradict each other the flat
+ * fallback (one group of all CPUs), each said on the console; only no tree
+ * at all turns the scheduler off. */
 static int thread_build_topo(void)
 {
 	struct cpuset present;
@@ -39,15 +49,21 @@ static int thread_build_topo(void)
 			cpuset_set(&present, i);
 		}
 	}
-	int rc = topo_build_or_flat(&thread_topo, thread_descs, n, &present);
+	int rc = topo_build_or_flat(&thread_topo, thread_topo_kind(), thread_descs, n, &present);
 	if (!thread_topo.root) {
 		printk("sched: cannot build the topology tree (%s); scheduler off\n",
 		       thread_topo.error);
 		return -1;
 	}
-	if (rc != TOPO_OK)
+	if (rc == TOPO_ERR_UNMODELLED)
+		printk("sched: kern.sched.topology=freebsd: %s; using the mosaic tree\n",
+		       thread_topo.error);
+	else if (rc != TOPO_OK)
 		printk("sched: inconsistent CPU topology (%s); scheduling on one flat group of %d CPUs\n",
 		       thread_topo.error, thread_topo.ncpus);
+	else if (thread_topo.kind == TOPO_FREEBSD)
+		printk("sched: kern.sched.topology=freebsd: FreeBSD's cpu_group tree from CPU %d's CPUID (`topo` shows it)\n",
+		       thread_topo.fbsd.boot_cpu);
 	return 0;
 }
 

@@ -20,7 +20,10 @@
  *             (15 %, with SMT); Meteor Lake's: the first P-core, the
  *             E-cores, the other P-cores, the LP-E cores (20 %); a random
  *             permutation (25 %). Core ids follow the CPU numbers, module
- *             ids the shape (P-cores, E modules, LP-E).
+ *             ids the shape (P-cores, E modules, LP-E). Meteor Lake's
+ *             numbering comes with its leaf 0x1F levels (`cpuid-levels
+ *             smt,core,module`: what the FreeBSD-compatible tree reads), the
+ *             others with the default smt,core; no draw of its own.
  *   HFI       none: hfi-rows 0 (15 %); a row per P-core, per E module and
  *             for the LP-E module (40 %); a row per CPU (45 %), numbered
  *             by CPU or by the shape (half each). Values per P-core, E
@@ -332,6 +335,8 @@ static void write_header(struct gen *g, uint64_t seed, struct out *o)
 	put(o, "\nmodel gen %llu: %dP%s%s%s%s", (unsigned long long)seed, g->np, g->smt ? "x2" : "",
 	    g->nmod ? " E" : "", sizes, g->nlp ? (g->nlp == 2 ? " 2LP-E" : " 1LP-E") : "");
 	put(o, "\ncpus %d\nmemory 512M\nhfi-rows %d\nspeed P 1.0\n", g->ncpu, g->nrows);
+	if (g->numbering == NUM_MTL)
+		put(o, "cpuid-levels smt,core,module\n");
 	if (g->nmod)
 		put(o, "speed E %s\n", dec(g->speed_e, a, sizeof(a)));
 	if (g->nlp)

@@ -2,7 +2,8 @@
  * sim_machine.c — the simulated machine: a description from machines/
  * (the same files QEMU boots, docs/machines.md) read and checked by the
  * kernel's own parser, turned into per-CPU descriptors by the kernel's
- * machine_apply() and into the cpu_group tree by topo_build().
+ * machine_apply() and into the cpu_group tree by topo_build() (or FreeBSD's,
+ * topo_build_freebsd(), with --topology freebsd).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,11 +66,11 @@ int sim_machine_parse(const char *path, const char *text, size_t n, struct sim_m
 		snprintf(err, len, "%s: 'topology cpuid': the simulator needs the cpu lines", sm->path);
 		return -1;
 	}
-	return sim_machine_topology(sm, 0, err, len);
+	return sim_machine_topology(sm, 0, TOPO_MOSAIC, err, len);
 }
 
 /* See sim_machine.h. */
-int sim_machine_topology(struct sim_machine *sm, int flat, char *err, size_t len)
+int sim_machine_topology(struct sim_machine *sm, int flat, int kind, char *err, size_t len)
 {
 	const struct machine *m = &sm->m;
 	struct cpu_desc *ptr[MACHINE_MAX_CPUS];
@@ -93,8 +94,8 @@ int sim_machine_topology(struct sim_machine *sm, int flat, char *err, size_t len
 		d->cache_id[3] = 0;
 		d->die_id = d->package_id = 0;
 	}
-	if (topo_build(&sm->topo, sm->desc, m->cpu_count, NULL) != TOPO_OK) {
-		snprintf(err, len, "%s: no topology: %s", sm->path, sm->topo.error);
+	if (topo_build_kind(&sm->topo, kind, sm->desc, m->cpu_count, NULL) != TOPO_OK) {
+		snprintf(err, len, "%s: no %s topology: %s", sm->path, topo_kind_name(kind), sm->topo.error);
 		return -1;
 	}
 	return 0;

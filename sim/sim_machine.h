@@ -24,12 +24,14 @@ int sim_machine_load(const char *dir, const char *name, struct sim_machine *sm, 
  * file. 0, or -1 with "PATH:LINE: reason" in err. */
 int sim_machine_parse(const char *path, const char *text, size_t n, struct sim_machine *sm, char *err,
 		      size_t len);
-/* The descriptors and the tree of sm->m; 0 or -1 with a reason. With
- * flat the scheduler is told nothing of the topology: every CPU is a core
- * of its own with its own L1 and L2, all under one L3 in one package (as
- * a scheduler without SMT or package awareness sees them: the 2003 HT
- * seed's stock SMP kernel with HT on); the machine itself (its speeds,
- * how SMT siblings share a core in the work clock) is unchanged. */
-int sim_machine_topology(struct sim_machine *sm, int flat, char *err, size_t len);
+/* The descriptors and the tree of sm->m, of kind (enum topo_kind: ours or
+ * the one FreeBSD's x86 code builds from the description's CPUID layout);
+ * 0 or -1 with a reason. With flat the scheduler is told nothing of the
+ * topology: every CPU is a core of its own with its own L1 and L2, all
+ * under one L3 in one package (as a scheduler without SMT or package
+ * awareness sees them: the 2003 HT seed's stock SMP kernel with HT on);
+ * the machine itself (its speeds, how SMT siblings share a core in the
+ * work clock) is unchanged. */
+int sim_machine_topology(struct sim_machine *sm, int flat, int kind, char *err, size_t len);
 
 #endif

@@ -8,7 +8,8 @@
  *            [--policy LIST] [--seed N] [--duration-ms MS] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]...
  *            [--presets DIR] [--name NAME] [--trace FILE] [--compare TABLE]
- *            [--cost] [--flat] [--hmp-scramble SEED] [--OPTION VALUE]...
+ *            [--cost] [--flat] [--topology mosaic|freebsd] [--hmp-scramble SEED]
+ *            [--OPTION VALUE]...
  *   schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...
  *   schedsim --gen SEED
@@ -27,7 +28,8 @@
  * output, byte for byte; the time it took goes to stderr.
  * --properties N checks generated machines (sim_props.c) and --gen SEED
  * prints one of them (sim_gen.c); --hmp-scramble SEED replaces every hmp
- * input (the property run's P4).
+ * input (the property run's P4); --topology freebsd gives the scheduler
+ * the cpu_group tree FreeBSD's x86 code builds (topo_freebsd.c).
  * Exit status: 0; 1 when a run failed (or a property); 2 for a usage error.
  */
 #include <stdlib.h>
@@ -49,7 +51,7 @@ static void usage_exit(const char *msg)
 			"                [--policy LIST] [--seed N] [--duration-ms MS] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--presets DIR] [--name NAME]\n"
 			"                [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
-			"                [--hmp-scramble SEED] [--OPTION VALUE]...\n"
+			"                [--topology mosaic|freebsd] [--hmp-scramble SEED] [--OPTION VALUE]...\n"
 			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
@@ -72,6 +74,7 @@ struct options {
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns;
 	uint64_t gen, properties;    /* --gen SEED, --properties N */
 	int cost, flat;
+	int topology;                /* enum topo_kind: --topology */
 	int duration_given, runs_given, gen_given, threads_given, policies_given;
 	int hmp_scramble;            /* --hmp-scramble SEED */
 	uint64_t scramble_seed;
@@ -164,6 +167,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->trace = v;
 		else if (!strcmp(a, "--compare"))
 			o->compare = v;
+		else if (!strcmp(a, "--topology")) {
+			o->topology = topo_kind_find(v);
+			if (o->topology < 0) {
+				snprintf(err, sizeof(err), "--topology '%.40s': expected mosaic (ours, the default) or freebsd", v);
+				usage_exit(err);
+			}
+		}
 		else if (!strcmp(a, "--runs")) {
 			o->runs = number("--runs", v, 1, BENCH_MAX_SAMPLES);
 			o->runs_given = 1;
@@ -206,6 +216,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		gen_exit(o->gen);
 	if (!o->properties && (!o->machine || !o->workload))
 		usage_exit("--machine and --workload are required");
+	if (o->flat && o->topology == TOPO_FREEBSD)
+		usage_exit("--flat and --topology freebsd: two different trees, give one");
 }
 
 /* The workload's options of o into opt, which holds the starting values
@@ -329,9 +341,10 @@ static int properties_main(const struct options *o)
 	char err[200];
 	if (o->machine || (o->workload && strcmp(o->workload, "cpu")))
 		usage_exit("--properties: generated machines, workload cpu (no --machine, no other --workload)");
-	if (o->policies_given || o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble)
+	if (o->policies_given || o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble ||
+	    o->topology != TOPO_MOSAIC)
 		usage_exit("--properties: its own policies and report (no --policy, --trace, --compare, --name, "
-			   "--cost, --flat, --hmp-scramble)");
+			   "--cost, --flat, --topology, --hmp-scramble)");
 	if (o->runs_given && o->runs > SIM_PROPS_MAX_RUNS) {
 		snprintf(err, sizeof(err), "--runs with --properties: at most %d", SIM_PROPS_MAX_RUNS);
 		usage_exit(err);
@@ -386,7 +399,8 @@ int main(int argc, char **argv)
 		usage_exit(err);
 	}
 	if (sim_machine_load(o.presets, o.machine, &sm, err, sizeof(err)) ||
-	    (o.flat && sim_machine_topology(&sm, 1, err, sizeof(err)))) {
+	    ((o.flat || o.topology != TOPO_MOSAIC) &&
+	     sim_machine_topology(&sm, o.flat, o.topology, err, sizeof(err)))) {
 		fprintf(stderr, "schedsim: %s\n", err);
 		return 2;
 	}
@@ -413,7 +427,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("schedsim: machine %s (%s, %u CPUs%s), workload %s: %s\n", sm.m.model, sm.path, sm.m.cpu_count,
-	       o.flat ? ", a flat topology for the scheduler" : "", sw.wl->name, sw.wl->what);
+	       o.flat ? ", a flat topology for the scheduler" :
+	       o.topology == TOPO_FREEBSD ? ", FreeBSD's topology for the scheduler" : "", sw.wl->name, sw.wl->what);
 	const struct bench_wl *bw = sim_workload_bench(sw.wl);
 	if (bw) {
 		printf("schedsim: options");

@@ -30,6 +30,43 @@ enum cpu_desc_source {
 	CPU_DESC_FROM_MACHINE_FILE,   /* a machine description (QEMU emulation, simulator) */
 };
 
+/* The CPUID values FreeBSD's x86 topology probe reads, raw (sys/x86/x86/
+ * mp_x86.c: topo_probe_intel_0xb, topo_probe_intel_0x4,
+ * topo_probe_intel_caches, topo_probe_amd). kernel/sched/topo_freebsd*.c
+ * applies FreeBSD's rules to the boot CPU's values and groups every CPU by
+ * its `apic`. cpuid_decode() fills it from the CPU's own leaves
+ * (cpuid_layout.c); machine_apply() with what an Intel part laid out as the
+ * description says would report (machine_layout.c). docs/topology.md. */
+struct cpu_layout {
+	uint32_t apic;            /* x2APIC id these values number the CPU by */
+	uint8_t vendor;           /* enum cpu_vendor of these values (Hygon counts as AMD) */
+	uint8_t max_leaf;         /* CPUID.0:EAX, at most 0xFF */
+	uint8_t topo_leaf;        /* 0x1F or 0x0B: the first one up to max_leaf whose sub-leaf 0
+	                           * has EBX != 0 (Intel); 0: neither */
+	uint8_t smt_shift;        /* EAX[4:0] of its last SMT-type sub-leaf (type 1), else 0 */
+	uint8_t core_shift;       /* EAX[4:0] of its last core-type sub-leaf (type 2), else 0 */
+	uint8_t htt_lps;          /* without a topology leaf: CPUID.1:EBX[23:16] when
+	                           * EDX[28] (HTT) is set, else 1 */
+	uint8_t leaf4_cores;      /* without a topology leaf: CPUID.4.0:EAX[31:26] + 1 (1 below
+	                           * leaf 4) */
+	uint8_t amd_flags;        /* CPU_LAYOUT_AMD_* (AMD only) */
+	uint16_t amd_size;        /* 0x80000008 ECX[15:0]: [15:12] core id bits, [7:0] cores - 1 */
+	uint8_t amd_threads_m1;   /* 0x8000001E EBX[15:8]: threads per core - 1 (TOPOEXT,
+	                           * family 0x16 and later) */
+	uint8_t amd_nodes_m1;     /* nodes per package - 1: 0x8000001E ECX[10:8] there; MSR
+	                           * 0xC001100C[5:3] for the L3 of a part without TOPOEXT */
+	uint16_t cache_share[4];  /* [1..3]: EAX[25:14] + 1 of the last data or unified entry
+	                           * of that level in leaf 4 (AMD with TOPOEXT: 0x8000001D);
+	                           * 0: no such entry. [0] unused */
+};
+
+#define CPU_LAYOUT_AMD_CMP     0x01u  /* 0x80000001 ECX[1]: more than one core */
+#define CPU_LAYOUT_AMD_TOPOEXT 0x02u  /* 0x80000001 ECX[22]: leaves 0x8000001D/1E */
+#define CPU_LAYOUT_AMD_NODEID  0x04u  /* 0x80000001 ECX[19]: MSR 0xC001100C */
+#define CPU_LAYOUT_AMD_L1      0x08u  /* 0x80000005 ECX[31:24] (L1D size) non-zero */
+#define CPU_LAYOUT_AMD_L2      0x10u  /* 0x80000006 ECX[31:16] (L2 size) non-zero */
+#define CPU_LAYOUT_AMD_L3      0x20u  /* 0x80000006 EDX[31:18] (L3 size) non-zero */
+
 struct cpu_desc {
 	uint32_t apic_id;        /* full x2APIC id */
 	uint32_t smt_id;         /* thread number within its core (0, 1, ...) */
@@ -57,6 +94,7 @@ struct cpu_desc {
 	uint8_t hfi_pages;            /* HFI table size in 4 KiB pages (EDX[11:8] + 1); 0 without HFI */
 	uint8_t topo_leaf;            /* topology leaf used: 0x1F, 0x0B, or 0x01 (legacy) */
 	uint16_t notes;               /* CPU_DESC_NOTE_*: fallbacks taken on odd CPUID values */
+	struct cpu_layout layout;     /* what FreeBSD's topology probe reads (above) */
 };
 
 enum cpu_vendor {

@@ -172,6 +172,9 @@ void thread_switch_finish(void);
 void thread_switch_exit(void) __attribute__((noreturn));
 /* The topology tree thread_boot() built (NULL before). */
 struct cpu_group *thread_topo_root(void);
+/* Which tree the scheduler uses (enum topo_kind): the one thread_boot()
+ * built, else (sched=off, or before) the one kern.sched.topology asks for. */
+int thread_topo_kind(void);
 /* Mark the scheduler as running (thread_boot(), once). */
 void thread_set_running(void);
 /* Time source of the accounting (ns). */

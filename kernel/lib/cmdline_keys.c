@@ -15,6 +15,8 @@ static const char *const panic_choices[] = { "halt", "reboot", "exit", NULL };
 static const char *const sched_choices[] = { "on", "off", NULL };
 static const char *const on_off[] = { "on", "off", NULL };
 static const char *const font_choices[] = { "auto", "8x16", "12x24", "16x32", NULL };
+/* enum topo_kind's names (kernel/sched/topo.h), ours first: the default. */
+static const char *const topology_choices[] = { "mosaic", "freebsd", NULL };
 
 const struct cmdline_key cmdline_keys[] = {
 	{ .name = "run", .kind = CMDLINE_KEY_TEXT },
@@ -29,6 +31,7 @@ const struct cmdline_key cmdline_keys[] = {
 	{ .name = "font", .kind = CMDLINE_KEY_CHOICE, .choices = font_choices },
 	{ .name = "status", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
 	{ .name = "tsc_deadline", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
+	{ .name = "kern.sched.topology", .kind = CMDLINE_KEY_CHOICE, .choices = topology_choices },
 };
 const size_t cmdline_key_count = sizeof(cmdline_keys) / sizeof(cmdline_keys[0]);
 

@@ -99,6 +99,10 @@ struct machine_event {
 struct machine {
 	char model[MACHINE_MODEL_MAX];
 	uint8_t topology;                 /* enum machine_topology */
+	uint8_t cpuid_module;             /* `cpuid-levels smt,core,module`: the CPUID leaf 0x1F
+	                                   * of the modelled part has a module level, so its core
+	                                   * level spans one L2 module (Meteor Lake); 0: smt,core,
+	                                   * the core level spans the package (machine_layout.c) */
 	unsigned cpu_count;               /* `cpus` */
 	unsigned cpu_count_line;          /* where `cpus` was given */
 	uint64_t mem_bytes;               /* `memory`: MACHINE_MEM_MIN..MACHINE_MEM_MAX */
@@ -128,13 +132,22 @@ int machine_parse(struct machine *m, const char *text, size_t len, const char *f
 
 /* Override the descriptors of the count logical CPUs (desc[i] = CPU i, NULL
  * if it is not online) with m's topology: core type, SMT/core/module/LLC/
- * package ids, HFI row, source = CPU_DESC_FROM_MACHINE_FILE; APIC id and
- * CPUID identification are kept. All-or-nothing: on a mismatch with the
+ * package ids, HFI row, the CPUID layout (machine_layout), source =
+ * CPU_DESC_FROM_MACHINE_FILE; APIC id and CPUID identification are kept. All-or-nothing: on a mismatch with the
  * running machine returns -1 with a reason in err and changes nothing.
  * A MACHINE_TOPOLOGY_CPUID description changes nothing and returns 0.
  * Caller serialises (boot-time, one CPU). */
 int machine_apply(const struct machine *m, struct cpu_desc *const *desc, unsigned count,
 		  char *err, size_t err_size);
+
+/* Fills desc[i]->layout (cpu_desc.h) for the count CPUs of m with what an
+ * Intel part laid out as m says would report in CPUID: x2APIC ids numbered
+ * package, L2 module, core, thread (each field as wide as the largest
+ * one needs; modules, cores and packages in the order of their ids), leaf
+ * 0x1F's SMT and core levels (`cpuid-levels`), and leaf 4's sharing counts
+ * (L1: the core's threads, L2: the module's APIC-id block, L3: the block
+ * of its LLC's CPUs). Called by machine_apply(); caller serialises. */
+void machine_layout(const struct machine *m, struct cpu_desc *const *desc, unsigned count);
 
 /* "P", "E", "LP-E" or "none". */
 const char *machine_core_type_name(unsigned type);

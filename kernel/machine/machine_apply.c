@@ -64,5 +64,6 @@ int machine_apply(const struct machine *m, struct cpu_desc *const *desc, unsigne
 		d->hfi_row = c->hfi_row;
 		d->source = CPU_DESC_FROM_MACHINE_FILE;
 	}
+	machine_layout(m, desc, count);
 	return 0;
 }

@@ -99,6 +99,9 @@ int machine_check(struct machine_parser *p)
 					    keys[k]);
 	if (machine_check_hfi(p))
 		return -1;
+	if (m->topology == MACHINE_TOPOLOGY_CPUID && p->line_cpuid_levels)
+		return machine_fail(p, p->line_cpuid_levels,
+				    "'cpuid-levels' describes the cpu lines, and 'topology cpuid' has none");
 	if (m->topology == MACHINE_TOPOLOGY_CPUID)
 		return machine_power_check(p);
 	for (unsigned i = 0; i < m->cpu_count; i++)

@@ -199,7 +199,7 @@ static int parse_line(struct machine_parser *p, char **tok, int ntok, const char
 	if (strcmp(key, "power") == 0)
 		return machine_power_parse(p, tok, ntok);
 	if (strcmp(key, "cpus") && strcmp(key, "memory") && strcmp(key, "hfi-rows") &&
-	    strcmp(key, "topology"))
+	    strcmp(key, "topology") && strcmp(key, "cpuid-levels"))
 		return machine_fail(p, p->line, "unknown key '%s'", key);
 	if (ntok != 2)
 		return machine_fail(p, p->line, "'%s' takes one value", key);
@@ -220,6 +220,16 @@ static int parse_line(struct machine_parser *p, char **tok, int ntok, const char
 		    machine_number(p, tok[1], "hfi-rows", MACHINE_MAX_ROWS, &v))
 			return -1;
 		m->hfi_rows = (unsigned)v;
+		return 0;
+	}
+	if (strcmp(key, "cpuid-levels") == 0) {
+		if (once(p, key, &p->line_cpuid_levels))
+			return -1;
+		if (strcmp(tok[1], "smt,core") && strcmp(tok[1], "smt,core,module"))
+			return machine_fail(p, p->line,
+					    "cpuid-levels must be 'smt,core' or 'smt,core,module', not '%s'",
+					    tok[1]);
+		m->cpuid_module = strcmp(tok[1], "smt,core") != 0;
 		return 0;
 	}
 	if (once(p, key, &p->line_topology))

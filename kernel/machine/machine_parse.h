@@ -11,6 +11,7 @@ struct machine_parser {
 	size_t err_size;
 	unsigned line;                                  /* current line, from 1 */
 	unsigned line_model, line_cpus, line_memory, line_hfi_rows, line_topology;
+	unsigned line_cpuid_levels;
 	unsigned line_cpu_first;                        /* first `cpu` line */
 	unsigned line_hfi_classes, line_hfi_features;   /* machine_hfi.c */
 	unsigned line_hfi_first;                        /* first `hfi` or `event` line */

@@ -15,6 +15,11 @@
  * CPUs (L2). A Meteor Lake 155H is root (none) → L3 group of 20 CPUs and
  * an LP-E module leaf of 2 CPUs without L3.
  *
+ * A second builder, topo_build_freebsd() (topo_freebsd*.c), builds the tree
+ * FreeBSD's x86 code would build from the same CPUID values: the boot CPU's
+ * leaves extrapolated over every CPU's APIC id (kern.sched.topology=freebsd;
+ * docs/topology.md, "The FreeBSD-compatible tree").
+ *
  * Portable: compiled into the kernel, the host replay tool, the simulator
  * and the unit tests; storage is static (struct topo holds everything).
  */
@@ -24,6 +29,7 @@
 #include <stdint.h>
 #include <cpu_desc.h>
 #include "topo_cpuset.h"
+#include "topo_freebsd.h"
 
 /* Share levels (cg_level): the largest cache every CPU of the group shares. */
 #define CG_SHARE_NONE 0
@@ -69,6 +75,13 @@ enum topo_error {
 	TOPO_ERR_DUP_APIC = -3,      /* two CPUs with one APIC id */
 	TOPO_ERR_INCONSISTENT = -4,  /* CPUs disagree: SMT siblings or L2 sharers on other
 	                              * caches, a cache shared across packages */
+	TOPO_ERR_UNMODELLED = -5,    /* FreeBSD's probe builds no tree from these values */
+};
+
+/* Which tree (kern.sched.topology, schedsim --topology). */
+enum topo_kind {
+	TOPO_MOSAIC = 0,             /* ours, from every CPU's descriptor (topo_build) */
+	TOPO_FREEBSD = 1,            /* FreeBSD's x86 cpu_topo() (topo_build_freebsd) */
 };
 
 struct topo {
@@ -82,6 +95,8 @@ struct topo {
 	char error[160];                     /* why the last build failed, "" after success */
 	int error_cpu[2];                    /* the two CPUs an error is about, else -1 */
 	uint8_t flat;                        /* topo_build_or_flat() fell back to one leaf */
+	uint8_t kind;                        /* enum topo_kind of the last build */
+	struct topo_fbsd fbsd;               /* TOPO_FREEBSD: the probe it was built from */
 	struct cpu_group groups[TOPO_MAX_GROUPS];
 	/* builder scratch: CPUs being partitioned, their subset marks, the
 	 * reordered copy, subset sizes */
@@ -95,13 +110,28 @@ struct topo {
 int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
 	       const struct cpuset *present);
 
-/* For a running system, which needs some tree: topo_build(), but when the
+/* The tree FreeBSD's x86 code builds (x86topo_add_sched_group over
+ * topo_probe's layers): the lowest present CPU's layout (cpu_desc.h) gives
+ * the shifts, every present CPU's layout.apic its place; groups carry
+ * FreeBSD's share levels and SMT flags. The same contract as topo_build();
+ * TOPO_ERR_DUP_APIC for two equal layout APIC ids, TOPO_ERR_UNMODELLED when
+ * FreeBSD's probe would refuse the values (reason in t->error). */
+int topo_build_freebsd(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
+		       const struct cpuset *present);
+
+/* topo_build() or topo_build_freebsd() by kind (enum topo_kind). */
+int topo_build_kind(struct topo *t, int kind, const struct cpu_desc *descs, unsigned ncpu,
+		    const struct cpuset *present);
+
+/* For a running system, which needs some tree: topo_build_kind(), but when
+ * the FreeBSD tree cannot be built (TOPO_ERR_UNMODELLED) ours instead, the
+ * reason kept in t->error and t->kind saying TOPO_MOSAIC; and when the
  * descriptors contradict each other (TOPO_ERR_DUP_APIC,
- * TOPO_ERR_INCONSISTENT) the flat fallback instead: one leaf of all present
- * CPUs sharing nothing, t->flat set and the reason kept in t->error and
- * t->error_cpu. Returns what topo_build() returned; t->root is NULL only
- * for TOPO_ERR_NO_CPUS and TOPO_ERR_TOO_MANY. Not thread-safe on one t. */
-int topo_build_or_flat(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
+ * TOPO_ERR_INCONSISTENT) the flat fallback: one leaf of all present CPUs
+ * sharing nothing, t->flat set and the reason kept in t->error and
+ * t->error_cpu. Returns what the first build returned; t->root is NULL
+ * only for TOPO_ERR_NO_CPUS and TOPO_ERR_TOO_MANY. Not thread-safe on one t. */
+int topo_build_or_flat(struct topo *t, int kind, const struct cpu_desc *descs, unsigned ncpu,
 		       const struct cpuset *present);
 
 /* The leaf group under top that contains cpu; NULL if top does not. */
@@ -129,5 +159,9 @@ const char *topo_share_name(int level);
 const char *topo_core_type_name(int core_type);
 /* "CPUID", "CPUID dump", "machine description". */
 const char *topo_source_name(int source);
+/* "mosaic", "freebsd" (enum topo_kind; "?" beyond). */
+const char *topo_kind_name(int kind);
+/* The enum topo_kind named name, or -1. */
+int topo_kind_find(const char *name);
 
 #endif

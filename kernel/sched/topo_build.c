@@ -5,9 +5,12 @@
  * level down (package, LLC, L2, core, CPU); a level that would give one
  * child is skipped, a split into single CPUs makes the group a leaf.
  * Children are handed out together from t->groups, so each child array is
- * contiguous. Portable: no platform calls, no allocation.
+ * contiguous. Also the pieces the FreeBSD-compatible builder
+ * (topo_freebsd.c) shares (topo_int.h). Portable: no platform calls, no
+ * allocation.
  */
 #include "topo.h"
+#include "topo_int.h"
 #include "topo_str.h"
 
 enum topo_lvl { TL_CPU, TL_CORE, TL_L2, TL_L3, TL_PKG, TL_ROOT };
@@ -17,8 +20,8 @@ struct build_ctx {
 	const struct cpu_desc *descs;
 };
 
-/* Sets t->error to "<a><n1><b><n2><c>" (numbers decimal) and returns code. */
-static int fail(struct topo *t, int code, const char *a, uint64_t n1, const char *b, uint64_t n2,
+/* See topo_int.h. */
+int topo_fail(struct topo *t, int code, const char *a, uint64_t n1, const char *b, uint64_t n2,
 		const char *c)
 {
 	struct topo_str m;
@@ -32,10 +35,8 @@ static int fail(struct topo *t, int code, const char *a, uint64_t n1, const char
 	return code;
 }
 
-/* fail() for two CPUs i and j whose descriptors contradict each other:
- * "CPUs i and j <what>", then " (A and B)" when ids is given; records the
- * pair in t->error_cpu. */
-static int fail_pair(struct topo *t, int code, unsigned i, unsigned j, const char *what,
+/* See topo_int.h. */
+int topo_fail_pair(struct topo *t, int code, unsigned i, unsigned j, const char *what,
 		     const uint32_t *ids)
 {
 	struct topo_str m;
@@ -104,28 +105,26 @@ static int level_share(const struct build_ctx *b, int lvl, unsigned cpu)
 	return CG_SHARE_NONE;
 }
 
-/* Reorders order[start..start+n) stably so CPUs with equal keys of level
- * lvl are adjacent, subsets in order of their first CPU. Writes subset
- * sizes to t->sizes[] and returns how many subsets there are. */
-static int partition(struct build_ctx *b, int start, int n, int lvl)
+/* See topo_int.h. */
+int topo_partition(struct topo *t, int start, int n, topo_key_fn key, const void *ctx)
 {
-	uint16_t *ord = b->t->order + start, *tmp = b->t->mark, *sizes = b->t->sizes;
-	uint16_t *sorted = b->t->sorted;
+	uint16_t *ord = t->order + start, *tmp = t->mark, *sizes = t->sizes;
+	uint16_t *sorted = t->sorted;
 	int k = 0, done = 0;
 	for (int i = 0; i < n; i++)
 		tmp[i] = 0;   /* 1 = already placed */
 	while (done < n) {
 		int first = -1;
-		uint64_t key = 0;
+		uint64_t k0 = 0;
 		for (int i = 0; i < n; i++) {
 			if (tmp[i])
 				continue;
-			uint64_t ki = level_key(b, lvl, ord[i]);
+			uint64_t ki = key(ctx, ord[i]);
 			if (first < 0) {
 				first = i;
-				key = ki;
+				k0 = ki;
 			}
-			if (ki == key)
+			if (ki == k0)
 				tmp[i] = (uint16_t)(1 + k);
 		}
 		sizes[k] = 0;
@@ -146,6 +145,57 @@ static int partition(struct build_ctx *b, int start, int n, int lvl)
 	return k;
 }
 
+/* A level of the descriptors, as topo_partition's key. */
+struct level_of {
+	const struct build_ctx *b;
+	int lvl;
+};
+
+/* topo_key_fn: the key of the level in ctx. */
+static uint64_t level_key_of(const void *ctx, unsigned cpu)
+{
+	const struct level_of *l = ctx;
+	return level_key(l->b, l->lvl, cpu);
+}
+
+/* topo_partition by the key of level lvl. */
+static int partition(struct build_ctx *b, int start, int n, int lvl)
+{
+	const struct level_of l = { b, lvl };
+	return topo_partition(b->t, start, n, level_key_of, &l);
+}
+
+/* See topo_int.h. */
+void topo_group_init(struct topo *t, struct cpu_group *cg, int start, int n)
+{
+	cpuset_zero(&cg->cg_mask);
+	for (int i = 0; i < n; i++)
+		cpuset_set(&cg->cg_mask, t->order[start + i]);
+	cg->cg_count = n;
+	cg->cg_first = cpuset_first(&cg->cg_mask);
+	cg->cg_last = cpuset_last(&cg->cg_mask);
+	cg->cg_child = NULL;
+	cg->cg_children = 0;
+	cg->cg_level = CG_SHARE_NONE;
+	cg->cg_flags = 0;
+}
+
+/* See topo_int.h. */
+int topo_alloc_children(struct topo *t, struct cpu_group *cg, int k)
+{
+	if (t->ngroups + k > TOPO_MAX_GROUPS)
+		return topo_fail(t, TOPO_ERR_TOO_MANY, "topology needs more than ", TOPO_MAX_GROUPS,
+				 " groups for ", (uint64_t)t->ncpus, " CPUs");
+	cg->cg_child = &t->groups[t->ngroups];
+	cg->cg_children = (int16_t)k;
+	t->ngroups += k;
+	for (int c = 0; c < k; c++) {
+		cg->cg_child[c].cg_parent = cg;
+		cg->cg_child[c].cg_count = t->sizes[c];   /* kept while siblings recurse */
+	}
+	return TOPO_OK;
+}
+
 /* Whether order[start..start+n) are hardware threads of one core. */
 static int one_core(const struct build_ctx *b, int start, int n)
 {
@@ -163,16 +213,9 @@ static int one_core(const struct build_ctx *b, int start, int n)
 static int build_group(struct build_ctx *b, struct cpu_group *cg, int start, int n, int lvl)
 {
 	struct topo *t = b->t;
-	cpuset_zero(&cg->cg_mask);
-	for (int i = 0; i < n; i++)
-		cpuset_set(&cg->cg_mask, t->order[start + i]);
-	cg->cg_count = n;
-	cg->cg_first = cpuset_first(&cg->cg_mask);
-	cg->cg_last = cpuset_last(&cg->cg_mask);
-	cg->cg_child = NULL;
-	cg->cg_children = 0;
-	cg->cg_level = CG_SHARE_NONE;
-	cg->cg_flags = (n > 1 && one_core(b, start, n)) ? CG_FLAG_SMT : 0;
+	topo_group_init(t, cg, start, n);
+	if (n > 1 && one_core(b, start, n))
+		cg->cg_flags = CG_FLAG_SMT;
 
 	int k;
 	for (;; lvl--) {
@@ -187,24 +230,13 @@ static int build_group(struct build_ctx *b, struct cpu_group *cg, int start, int
 		if (k > 1)
 			break;
 	}
-	if (t->ngroups + k > TOPO_MAX_GROUPS)
-		return fail(t, TOPO_ERR_TOO_MANY, "topology needs more than ", TOPO_MAX_GROUPS,
-			    " groups for ", (uint64_t)t->ncpus, " CPUs");
-	cg->cg_child = &t->groups[t->ngroups];
-	cg->cg_children = (int16_t)k;
-	t->ngroups += k;
-	for (int c = 0; c < k; c++) {
-		cg->cg_child[c].cg_parent = cg;
-		cg->cg_child[c].cg_count = t->sizes[c];   /* kept while siblings recurse */
-	}
-	for (int c = 0, s = start; c < k; c++) {
+	int rc = topo_alloc_children(t, cg, k);
+	for (int c = 0, s = start; !rc && c < k; c++) {
 		int cn = cg->cg_child[c].cg_count;
-		int rc = build_group(b, &cg->cg_child[c], s, cn, lvl - 1);
-		if (rc)
-			return rc;
+		rc = build_group(b, &cg->cg_child[c], s, cn, lvl - 1);
 		s += cn;
 	}
-	return TOPO_OK;
+	return rc;
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -217,10 +249,8 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 	return a;
 }
 
-/* Sets cg_norm of cg's children and of their subtrees: group totals of
- * groups with different CPU counts (2-CPU SMT groups, 4-CPU E modules)
- * become comparable per CPU without a division at search time. */
-static void topo_norm_children(struct cpu_group *cg)
+/* See topo_int.h. */
+void topo_norm_children(struct cpu_group *cg)
 {
 	uint64_t lcm = 1;
 	for (int c = 0; c < cg->cg_children && lcm <= TOPO_NORM_MAX; c++) {
@@ -254,30 +284,29 @@ static int validate(struct topo *t, const struct cpu_desc *descs, unsigned ncpu)
 			const uint32_t pkgs[2] = { a->package_id, d->package_id };
 			int same_pkg = a->package_id == d->package_id;
 			if (a->apic_id == d->apic_id)
-				return fail_pair(t, TOPO_ERR_DUP_APIC, i, j, "have the same APIC id", NULL);
+				return topo_fail_pair(t, TOPO_ERR_DUP_APIC, i, j, "have the same APIC id", NULL);
 			if (has_cache(a, 2) && a->cache_id[2] == d->cache_id[2] && !same_pkg)
-				return fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
+				return topo_fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
 						 "share an L2 but are in different packages", pkgs);
 			if (has_cache(a, 3) && a->cache_id[3] == d->cache_id[3] && !same_pkg)
-				return fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
+				return topo_fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
 						 "share an L3 but are in different packages", pkgs);
 			if (same_pkg && a->core_id == d->core_id &&
 			    (a->cache_id[2] != d->cache_id[2] || a->cache_id[3] != d->cache_id[3]))
-				return fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
+				return topo_fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
 						 "are threads of one core but report different L2/L3 caches",
 						 NULL);
 			if (has_cache(a, 2) && a->cache_id[2] == d->cache_id[2] &&
 			    a->cache_id[3] != d->cache_id[3])
-				return fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
+				return topo_fail_pair(t, TOPO_ERR_INCONSISTENT, i, j,
 						 "share an L2 but report different L3 caches", NULL);
 		}
 	}
 	return TOPO_OK;
 }
 
-/* Lists the present CPUs in t->order and records their core types and
- * sources; returns how many there are. */
-static int topo_take_cpus(struct topo *t, const struct cpu_desc *descs)
+/* See topo_int.h. */
+int topo_take_cpus(struct topo *t, const struct cpu_desc *descs)
 {
 	int n = 0;
 	for (int c = cpuset_first(&t->present); c >= 0; c = cpuset_next(&t->present, c)) {
@@ -290,10 +319,11 @@ static int topo_take_cpus(struct topo *t, const struct cpu_desc *descs)
 	return n;
 }
 
-int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
-	       const struct cpuset *present)
+/* See topo_int.h. */
+int topo_begin(struct topo *t, int kind, unsigned ncpu, const struct cpuset *present)
 {
 	t->root = NULL;
+	t->kind = (uint8_t)kind;
 	t->ncpus = 0;
 	t->ngroups = 0;
 	t->error[0] = 0;
@@ -301,16 +331,25 @@ int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
 	t->flat = 0;
 	t->mixed_sources = 0;
 	if (ncpu > TOPO_MAXCPU)
-		return fail(t, TOPO_ERR_TOO_MANY, "", ncpu, " CPUs exceed MAXCPU (", TOPO_MAXCPU, ")");
+		return topo_fail(t, TOPO_ERR_TOO_MANY, "", ncpu, " CPUs exceed MAXCPU (", TOPO_MAXCPU, ")");
 	cpuset_zero(&t->present);
 	for (unsigned i = 0; i < ncpu; i++)
 		if (!present || cpuset_isset(present, i))
 			cpuset_set(&t->present, i);
 	t->ncpus = cpuset_count(&t->present);
 	if (t->ncpus == 0)
-		return fail(t, TOPO_ERR_NO_CPUS, "no CPUs to build a topology from (", ncpu,
-			    " descriptors, ", 0, " present)");
-	int rc = validate(t, descs, ncpu);
+		return topo_fail(t, TOPO_ERR_NO_CPUS, "no CPUs to build a topology from (", ncpu,
+				 " descriptors, ", 0, " present)");
+	return TOPO_OK;
+}
+
+int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
+	       const struct cpuset *present)
+{
+	int rc = topo_begin(t, TOPO_MOSAIC, ncpu, present);
+	if (rc)
+		return rc;
+	rc = validate(t, descs, ncpu);
 	if (rc)
 		return rc;
 
@@ -325,31 +364,6 @@ int topo_build(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
 	topo_norm_children(root);
 	t->root = root;
 	return TOPO_OK;
-}
-
-int topo_build_or_flat(struct topo *t, const struct cpu_desc *descs, unsigned ncpu,
-		       const struct cpuset *present)
-{
-	int rc = topo_build(t, descs, ncpu, present);
-	if (rc != TOPO_ERR_DUP_APIC && rc != TOPO_ERR_INCONSISTENT)
-		return rc;
-	/* t->present and t->ncpus are set; the error stays in t->error. */
-	int n = topo_take_cpus(t, descs);
-	struct cpu_group *root = &t->groups[0];
-	root->cg_parent = NULL;
-	root->cg_child = NULL;
-	root->cg_children = 0;
-	root->cg_mask = t->present;
-	root->cg_count = n;
-	root->cg_first = cpuset_first(&t->present);
-	root->cg_last = cpuset_last(&t->present);
-	root->cg_level = CG_SHARE_NONE;
-	root->cg_flags = 0;
-	root->cg_norm = 1;
-	t->ngroups = 1;
-	t->flat = 1;
-	t->root = root;
-	return rc;
 }
 
 struct cpu_group *topo_find(struct cpu_group *top, int cpu)

@@ -32,6 +32,33 @@ const char *topo_source_name(int source)
 	}
 }
 
+const char *topo_kind_name(int kind)
+{
+	switch (kind) {
+	case TOPO_MOSAIC: return "mosaic";
+	case TOPO_FREEBSD: return "freebsd";
+	default: return "?";
+	}
+}
+
+/* Whether two C strings are equal (no libc in the portable code). */
+static int streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+int topo_kind_find(const char *name)
+{
+	for (int k = TOPO_MOSAIC; k <= TOPO_FREEBSD; k++)
+		if (streq(name, topo_kind_name(k)))
+			return k;
+	return -1;
+}
+
 void topo_cpulist(const struct cpuset *s, char *buf, size_t len)
 {
 	struct topo_str out;
@@ -99,16 +126,6 @@ static void group_kind(const struct topo *t, const struct cpu_group *cg, char *b
 #define KINDS_MAX 8
 #define KIND_LEN 32
 
-/* Whether two C strings are equal (no libc in the portable code). */
-static int streq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 /* Prints "6 P-core SMT groups, 2 E-core modules": cg's children counted by
  * kind, kinds in order of first appearance (beyond KINDS_MAX: "N other"). */
 static void print_children_summary(const struct topo *t, const struct cpu_group *cg,
@@ -162,6 +179,48 @@ static void print_group(const struct topo *t, const struct cpu_group *cg, int de
 		print_group(t, &cg->cg_child[i], depth + 1, pf, ctx);
 }
 
+/* Where the FreeBSD tree's shifts came from: "leaf 0x1F and leaf 4". */
+static const char *fbsd_source(const struct topo_fbsd *p)
+{
+	switch (p->path) {
+	case TOPO_FBSD_LEAF: return p->leaf == 0x1F ? "leaf 0x1F and leaf 4" : "leaf 0x0B and leaf 4";
+	case TOPO_FBSD_LEGACY: return "leaves 1 and 4 (no topology leaf)";
+	case TOPO_FBSD_AMD: return "AMD leaves 0x80000001-0x8000001E";
+	default: return "nothing: one CPU or a vendor FreeBSD does not probe";
+	}
+}
+
+/* One layer of the FreeBSD tree: ", NAME >> SHIFT". */
+static void print_fbsd_cache(const struct topo_fbsd *p, int level, topo_printf_fn pf, void *ctx)
+{
+	pf(ctx, ", L%d >> %d", level, p->cache_shift[level]);
+	if (p->cache_share[level])
+		pf(ctx, " (%u sharing%s)", (unsigned)p->cache_share[level],
+		   p->capped >> level & 1 ? ", capped at the package" :
+		   p->raised >> level & 1 ? ", raised to the core" : "");
+}
+
+/* The line saying which tree t is; for FreeBSD's, the APIC-id shifts of
+ * its layers (the conditions of topo_freebsd.c's make_layers). */
+static void print_kind(const struct topo *t, topo_printf_fn pf, void *ctx)
+{
+	const struct topo_fbsd *p = &t->fbsd;
+	if (t->kind != TOPO_FREEBSD) {
+		pf(ctx, "tree: mosaic, from every CPU's descriptor\n");
+		return;
+	}
+	pf(ctx, "tree: freebsd, FreeBSD's x86 cpu_topo() from CPU %d's %s\n", p->boot_cpu, fbsd_source(p));
+	pf(ctx, "  APIC id shifts: package >> %d", p->pkg_shift);
+	if (p->pkg_shift > p->node_shift && p->node_shift != 0)
+		pf(ctx, ", node >> %d", p->node_shift);
+	for (int level = 3; level >= 1; level--)
+		if (p->caches >> level & 1)
+			print_fbsd_cache(p, level, pf, ctx);
+	if (p->pkg_shift > p->core_shift)
+		pf(ctx, ", core >> %d", p->core_shift);
+	pf(ctx, "\n");
+}
+
 void topo_print(const struct topo *t, topo_printf_fn pf, void *ctx)
 {
 	if (!t->root) {
@@ -175,5 +234,6 @@ void topo_print(const struct topo *t, topo_printf_fn pf, void *ctx)
 	   t->ncpus == 1 ? "" : "s", t->ngroups, t->ngroups == 1 ? "" : "s", leaves,
 	   leaves == 1 ? "f" : "ves", topo_source_name(t->source),
 	   t->mixed_sources ? " and others" : "");
+	print_kind(t, pf, ctx);
 	print_group(t, t->root, 1, pf, ctx);
 }

@@ -286,6 +286,21 @@ def test_flat_topology(ctx):
     assert flat[("ule", 1)] == aware[("ule", 1)]
 
 
+def test_freebsd_topology(ctx):
+    """--topology freebsd gives the scheduler FreeBSD's tree (docs/topology.md):
+    on the i7-1370P it is ours, so every run is the same; on the Core Ultra 7
+    155H it is a root of nine idle groups, so ULE's first thread no longer
+    goes to the LP-E pair beside a busy L3 group, and 4 threads do more."""
+    args = ["--workload", "cpu", "--time", "1", "--threads", "4", "--runs", "4", "--policy", "ule"]
+    ours = schedsim(ctx, "--machine", "i7-1370p", *args)
+    fbsd = schedsim(ctx, "--machine", "i7-1370p", *args, "--topology", "freebsd")
+    assert "(machines/i7-1370p.machine, 20 CPUs, FreeBSD's topology for the scheduler)" in fbsd, fbsd[:300]
+    assert samples(fbsd) == samples(ours)
+    ours = samples(schedsim(ctx, "--machine", "core-ultra-7-155h", *args))
+    fbsd = samples(schedsim(ctx, "--machine", "core-ultra-7-155h", *args, "--topology", "freebsd"))
+    assert median(fbsd[("ule", 4)]) > median(ours[("ule", 4)]), (ours, fbsd)
+
+
 def test_every_bench_workload_runs(ctx):
     """Every workload of kernel/bench's registry runs in the simulator from
     its own source, its check passing (a failed check gives no sample and
@@ -327,6 +342,12 @@ def test_refusals(ctx):
     assert "machines/no-such-preset.machine" in err, err
     err = schedsim(ctx, "--workload", "nope", "--machine", "i7-1370p", rc=2)
     assert "--workload 'nope': unknown" in err, err
+    err = schedsim(ctx, "--workload", "test-cpu", "--machine", "i7-1370p", "--topology", "bsd", rc=2)
+    assert "--topology 'bsd': expected mosaic (ours, the default) or freebsd" in err, err
+    err = schedsim(ctx, "--workload", "test-cpu", "--machine", "i7-1370p", "--flat", "--topology", "freebsd", rc=2)
+    assert "--flat and --topology freebsd" in err, err
+    err = schedsim(ctx, "--properties", "1", "--topology", "freebsd", rc=2)
+    assert "--topology" in err, err
     err = schedsim(ctx, "--workload", "test-cpu", "--machine", "i7-1370p", "--policy", "hmp:steer=2", rc=2)
     assert "policy 'hmp:steer=2': steer" in err and "0..1" in err, err
     err = schedsim(ctx, "--workload", "test-cpu", "--machine", "i7-1370p", "--policy", "hmp:frob=1", rc=2)

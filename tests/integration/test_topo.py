@@ -1,6 +1,7 @@
 """Every machine preset boots with all its CPUs online and the expected
 topology tree; `cpus`, `cpuid` and kern.sched.topology_spec on a booted
-hybrid machine."""
+hybrid machine; FreeBSD's tree (kern.sched.topology=freebsd, `topo freebsd`)
+from a machine description and from QEMU's own CPUID."""
 import os
 import re
 
@@ -12,13 +13,14 @@ def check(cond, msg):
         raise TestFailure(msg)
 
 
-def boot_preset(ctx, name, script="topo; poweroff"):
-    m = ctx.machine(machine_file=os.path.join(ROOT, "machines", name + ".machine"), run=script)
+def boot_preset(ctx, name, script="topo; poweroff", cmdline=None):
+    m = ctx.machine(machine_file=os.path.join(ROOT, "machines", name + ".machine"), run=script,
+                    cmdline=cmdline)
     return m
 
 
-def expect_tree(ctx, name, ncpu, source, tree_lines):
-    m = boot_preset(ctx, name)
+def expect_tree(ctx, name, ncpu, source, tree_lines, script="topo; poweroff"):
+    m = boot_preset(ctx, name, script)
     m.expect(r"smp: %d of %d CPUs online" % (ncpu, ncpu), timeout=180)
     m.expect(r"topology source: " + source)
     m.expect(r"descriptors from (machine description|CPUID)\r\n")
@@ -74,12 +76,23 @@ def test_small_hybrid(ctx):
 
 
 def test_plain_smp_uses_cpuid(ctx):
-    expect_tree(ctx, "smp", 4, r"CPUID", ["level 1: share none, cpus 0-3 (4): CPU group"])
+    # QEMU 7.2's TCG CPU is AuthenticAMD without leaf 4 (ours: nothing
+    # shared), with CmpLegacy, 0x80000008 ECX = 0x2003 and L1/L2/L3 sizes:
+    # FreeBSD's topo_probe_amd gives one leaf sharing the L3.
+    expect_tree(ctx, "smp", 4, r"CPUID", [
+        "tree: mosaic, from every CPU's descriptor",
+        "level 1: share none, cpus 0-3 (4): CPU group",
+        "tree: freebsd, FreeBSD's x86 cpu_topo() from CPU 0's AMD leaves 0x80000001-0x8000001E",
+        "  APIC id shifts: package >> 2, L3 >> 2, L2 >> 0, L1 >> 0, core >> 0",
+        "level 1: share L3, cpus 0-3 (4): L3 group"], script="topo; topo freebsd; poweroff")
 
 
 def test_cpus_cpuid_and_topology_spec(ctx):
+    # The scheduler on FreeBSD's tree: from small-hybrid's layout it is ours.
     m = boot_preset(ctx, "small-hybrid",
-                    "cpus; cpuid 0 0 0; cpuid 1 0 3; cpuid 1 0 9; sysctl kern.sched.topology_spec; poweroff")
+                    "cpus; cpuid 0 0 0; cpuid 1 0 3; cpuid 1 0 9; sysctl kern.sched.topology_spec; topo; poweroff",
+                    cmdline="kern.sched.topology=freebsd")
+    m.expect(r"sched: kern.sched.topology=freebsd: FreeBSD's cpu_group tree from CPU 0's CPUID")
     m.expect(r"mosaic> cpus")
     for cpu, apic, kind in [(0, 0, "P"), (1, 1, "P"), (2, 2, "E"), (3, 3, "E")]:
         m.expect(r"\n\s+%d 0x%04x %s\s.*yes" % (cpu, apic, kind))
@@ -94,4 +107,9 @@ def test_cpus_cpuid_and_topology_spec(ctx):
     m.expect(r'<cpu count="4" mask="f[^"]*">0, 1, 2, 3</cpu>')
     m.expect(r'<flag name="SMT">SMT group</flag>')
     m.expect(r"</groups>")
+    m.expect(r"mosaic> topo\r\n")
+    m.expect(r"tree: freebsd, FreeBSD's x86 cpu_topo\(\) from CPU 0's leaf 0x1F and leaf 4\r\n")
+    m.expect(r"  APIC id shifts: package >> 3, L3 >> 3 \(8 sharing\), L2 >> 2 \(4 sharing\), "
+             r"L1 >> 1 \(2 sharing\), core >> 1\r\n")
+    m.expect(r"level 1: share L3, cpus 0-3 \(4\): 1 P-core SMT group, 1 E-core module\r\n")
     check(m.wait_exit() == 0, "did not power off")

@@ -293,6 +293,16 @@ static void test_warnings(void **state)
 	assert_int_equal(cmdline_number("maxcpus", &v), 0);
 	assert_int_equal(v, 16);
 
+	/* kern.sched.topology: ours unless freebsd is asked for */
+	static const char topo[] = "kern.sched.topology=bsd";
+	printed_reset();
+	cmdline_init(topo, sizeof(topo));
+	assert_string_equal(printed, "cmdline: kern.sched.topology=bsd: expected mosaic|freebsd; using mosaic\n");
+	assert_string_equal(cmdline_choice("kern.sched.topology"), "mosaic");
+	static const char fbsd[] = "kern.sched.topology=freebsd";
+	cmdline_init(fbsd, sizeof(fbsd));
+	assert_string_equal(cmdline_choice("kern.sched.topology"), "freebsd");
+
 	/* the accessors refuse keys of another kind or outside the table */
 	assert_null(cmdline_choice("maxcpus"));
 	assert_null(cmdline_choice("nosuch"));

@@ -372,6 +372,7 @@ static void test_flat(void **state)
 	reset_out();
 	topo_print(&topo, capture, NULL);
 	assert_string_equal(out, "topology: 4 CPUs in 1 group (1 leaf); descriptors from CPUID and others\n"
+				 "tree: mosaic, from every CPU's descriptor\n"
 				 "level 1: share none, cpus 0-3 (4): CPU group\n");
 }
 
@@ -448,7 +449,7 @@ static void test_flat_fallback(void **state)
 	for (unsigned c = 0; c < 20; c++)
 		if (c != 5)
 			cpuset_set(&present, c);
-	assert_int_equal(topo_build_or_flat(&topo, descs, ndesc, &present), TOPO_ERR_INCONSISTENT);
+	assert_int_equal(topo_build_or_flat(&topo, TOPO_MOSAIC, descs, ndesc, &present), TOPO_ERR_INCONSISTENT);
 	assert_non_null(topo.root);
 	assert_int_equal(topo.flat, 1);
 	assert_non_null(strstr(topo.error, "CPUs 0 and 13 share an L3 but are in different packages"));
@@ -464,10 +465,10 @@ static void test_flat_fallback(void **state)
 
 	/* A good set builds the real tree; no CPUs at all gives no tree. */
 	make_1370p();
-	assert_int_equal(topo_build_or_flat(&topo, descs, ndesc, NULL), TOPO_OK);
+	assert_int_equal(topo_build_or_flat(&topo, TOPO_MOSAIC, descs, ndesc, NULL), TOPO_OK);
 	assert_int_equal(topo.flat, 0);
 	check_tree(20);
-	assert_int_equal(topo_build_or_flat(&topo, descs, 0, NULL), TOPO_ERR_NO_CPUS);
+	assert_int_equal(topo_build_or_flat(&topo, TOPO_MOSAIC, descs, 0, NULL), TOPO_ERR_NO_CPUS);
 	assert_null(topo.root);
 }
 

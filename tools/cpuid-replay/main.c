@@ -1,8 +1,9 @@
 /*
- * cpuid-replay — run Mosaic's CPU enumeration and topology builder on a
+ * cpuid-replay — run Mosaic's CPU enumeration and topology builders on a
  * CPUID dump in the InstLatx64 text format and print what the kernel's
- * `cpus` and `topo` commands would print on that machine (without the
- * columns only a running machine has: online, ticks).
+ * `cpus`, `topo mosaic` and `topo freebsd` commands would print on that
+ * machine (without the columns only a running machine has: online,
+ * ticks): our tree, then the one FreeBSD's x86 code would build.
  *
  *   cpuid-replay [--cpus] [--topo] DUMP...
  *
@@ -76,8 +77,13 @@ static int replay(const char *path, int want_cpus, int want_topo)
 		printf("# %s: %u logical CPUs\n", base ? base + 1 : path, d.ncpus);
 		if (want_cpus)
 			print_cpus(&r);
-		if (want_topo)
+		if (want_topo) {
 			topo_print(&r.tree, out_printf, stdout);
+			if (r.fbsd_tree.root)
+				topo_print(&r.fbsd_tree, out_printf, stdout);
+			else
+				printf("tree: freebsd: none (%s)\n", r.fbsd_tree.error);
+		}
 	} else {
 		fprintf(stderr, "cpuid-replay: %s\n", err);
 	}

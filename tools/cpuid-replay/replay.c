@@ -137,5 +137,6 @@ int replay_run(const struct dump *d, struct replay *r, char *err, size_t errlen)
 		return -1;
 	if (topo_build(&r->tree, r->descs, r->ncpu, &r->present) != TOPO_OK)
 		return inconsistent(d, r, err, errlen);
+	topo_build_freebsd(&r->fbsd_tree, r->descs, r->ncpu, &r->present);
 	return check_counts(d, r, err, errlen);
 }

@@ -301,6 +301,7 @@ void cpuid_decode(const struct cpuid_source *src, struct cpu_desc *out)
 	dec_module(&x);
 	dec_core_type(&x);
 	dec_power(&x);
+	cpuid_decode_layout(src, out, x.max_basic);
 }
 
 static const char *const note_text[CPU_DESC_NOTE_COUNT] = {

@@ -28,6 +28,11 @@ struct cpuid_source {
  * and set a bit in out->notes. No locking; touches only *out. */
 void cpuid_decode(const struct cpuid_source *src, struct cpu_desc *out);
 
+/* cpuid_layout.c: out->layout from the leaves FreeBSD's topology probe
+ * reads (cpu_desc.h), max_leaf being CPUID.0:EAX; needs out's apic_id,
+ * vendor and family. Called by cpuid_decode(); no locking. */
+void cpuid_decode_layout(const struct cpuid_source *src, struct cpu_desc *out, uint32_t max_leaf);
+
 /* Short text for one CPU_DESC_NOTE_* bit ("?" for an unknown bit). */
 const char *cpuid_decode_note_text(uint16_t note);
 /* "P", "E", "LP-E" or "-". */
