@@ -249,7 +249,7 @@ UNIT_SRCS_hfi_event := $(HFI_TEST_SRCS)
 # The reporting core (no runtime); the workloads and the driver add the
 # benchmark runtime, on the host tests/unit/bench_rt_host.c (POSIX threads).
 BENCH_DRV_SRCS := kernel/bench/bench_wl.c kernel/bench/bench_drv.c kernel/bench/bench_drv_report.c \
-                  $(sort $(wildcard kernel/bench/wl_*.c))
+                  kernel/bench/bench_barrier.c $(sort $(wildcard kernel/bench/wl_*.c))
 BENCH_SRCS := $(filter-out kernel/bench/bench_rt_kernel.c $(BENCH_DRV_SRCS),$(sort $(wildcard kernel/bench/*.c))) \
               kernel/lib/strbuf.c kernel/lib/format.c
 BENCH_WL_SRCS := $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c tests/unit/bench_rt_host.c

@@ -43,7 +43,7 @@ void sim_ctx_make(struct sim_ctx *c, void *stack, size_t size, void (*fn)(void *
 /* ---- events ---- */
 
 enum sim_ev_kind {
-	SIM_EV_START,     /* the run starts: the bench main thread is created */
+	SIM_EV_START,     /* the run starts: input wakes the shell, which creates the bench main thread */
 	SIM_EV_TICK,      /* cpu's timer interrupt */
 	SIM_EV_IPI,       /* the scheduler IPI reaches cpu */
 	SIM_EV_RESUME,    /* td's code continues (after a switch-in, or its work is done) */
@@ -91,7 +91,7 @@ struct sim_thread {
 	void *stack;
 	void (*fn)(void *);
 	void *arg;
-	int id;                      /* 0: the bench main thread; then in spawn order */
+	int id;                      /* 0: the shell, 1: the bench main thread; then in spawn order */
 	char name[24];
 	uint8_t state;               /* enum sim_td_state */
 	uint8_t blk;                 /* enum sim_blk while SIM_TD_BLOCKED */
@@ -148,6 +148,10 @@ struct sim_seg {
 
 /* ---- one run's configuration ---- */
 
+/* --spawn-ns's default: what creating a thread costs the creating thread
+ * (docs/sim.md, "How workloads start"). */
+#define SIM_SPAWN_NS 8000u
+
 struct sim_machine;
 struct sim_policy;
 struct sim_setting;
@@ -165,6 +169,7 @@ struct sim_config {
 	int hz;                      /* ticks per second on every CPU */
 	uint64_t ipi_ns;             /* IPI latency */
 	uint64_t resume_ns;          /* switch-in to the thread's code running */
+	uint64_t spawn_ns;           /* work a thread creation costs the creating thread */
 	int trace;                   /* record placement segments */
 	const uint64_t *opt;         /* a kernel/bench workload's options, else NULL */
 	int watch;                   /* measure idle-while-overloaded stretches (sim_watch.c) */
@@ -233,6 +238,8 @@ struct sim {
 	struct wc_model wc;
 	/* threads */
 	struct sim_thread *threads;  /* every thread of the run */
+	struct sim_thread *shell;    /* the shell that started the run (sim_shell.c) */
+	struct sim_thread *main;     /* the bench main thread it created */
 	int nthreads, live;
 	int spawned;                 /* workload threads spawned (policy pinning order) */
 	uint8_t hmp_locked;
@@ -311,10 +318,31 @@ static inline void sim_watch_dirty(int cpu)
  * random policy, run seeds). */
 uint64_t sim_mix(uint64_t *s);
 
+/* 1 if td is one of the workload's own threads (not the shell, not the
+ * bench main thread). */
+static inline int sim_workload_thread(const struct sim_thread *td)
+{
+	return td != sim.shell && td != sim.main;
+}
+
+/* sim_shell.c */
+/* The run starts: the shell, asleep, is woken by input on the calling CPU
+ * (the boot CPU); it creates the bench main thread, which runs the
+ * workload once, and sleeps until that thread exits. */
+void sim_shell_start(void);
+
 /* sim_rt.c */
-/* Creates the run's first thread (the bench main thread running the
- * workload) from the calling CPU. */
-void sim_rt_start_main(void);
+/* A new thread (thread_create) running fn(arg), created by parent (the
+ * calling CPU's running thread, NULL: none) with mask (NULL: every CPU),
+ * queued by sched_add; NULL at the thread limit or without memory. */
+struct sim_thread *sim_thread_new(const char *name, void (*fn)(void *), void *arg,
+				  struct sim_thread *parent, const struct cpuset *mask);
+/* The same thread set up on CPU cpu long ago and asleep since (blocked
+ * in why, never queued): a thread that last ran there, for sim_wake(). */
+struct sim_thread *sim_thread_asleep(const char *name, void (*fn)(void *), void *arg, int cpu, int why);
+/* The work a thread creation costs the calling thread (cfg->spawn_ns of
+ * P-core work, before the new thread is queued). */
+void sim_spawn_cost(void);
 /* Frees every thread and stack of the run. */
 void sim_rt_reset(void);
 /* At the stop: wakes the threads blocked in brt_sleep() and channels. */

@@ -320,12 +320,12 @@ static void run_thread(struct sim_thread *td)
 		sim_time_work(td);
 		break;
 	case SIM_REQ_SLEEP:
-		if (td->id == 0 && sim.cfg->watch && sim.spawned == sim.cfg->threads)
+		if (td == sim.main && sim.cfg->watch && sim.spawned == sim.cfg->threads)
 			sim_watch_open();
 		cpu_switch(c, SCHED_SW_SLEEP);
 		break;
 	case SIM_REQ_EXIT:
-		if (td->id != 0)
+		if (sim_workload_thread(td))
 			sim_watch_close();
 		sim.live--;
 		cpu_switch(c, SCHED_SW_EXIT);
@@ -427,7 +427,7 @@ int sim_engine_loop(void)
 			for (int c = 0; c < sim.ncpu; c++)
 				run_idle(c);
 			sim.self = 0;
-			sim_rt_start_main();
+			sim_shell_start();
 			started = 1;
 			break;
 		case SIM_EV_TICK:

@@ -6,12 +6,13 @@
  *
  *   schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]
  *            [--policy LIST] [--seed N] [--duration-ms MS] [--hz N]
- *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]...
+ *            [--ipi-ns NS] [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]...
  *            [--presets DIR] [--name NAME] [--trace FILE] [--compare TABLE]
  *            [--cost] [--flat] [--topology mosaic|freebsd] [--hmp-scramble SEED]
  *            [--OPTION VALUE]...
  *   schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N]
- *            [--ipi-ns NS] [--resume-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...
+ *            [--ipi-ns NS] [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]...
+ *            [--OPTION VALUE]...
  *   schedsim --gen SEED
  *   schedsim --list
  *
@@ -49,11 +50,11 @@ static void usage_exit(const char *msg)
 	fprintf(stderr, "schedsim: %s\n", msg);
 	fprintf(stderr, "usage: schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]\n"
 			"                [--policy LIST] [--seed N] [--duration-ms MS] [--hz N] [--ipi-ns NS]\n"
-			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--presets DIR] [--name NAME]\n"
-			"                [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
+			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--presets DIR]\n"
+			"                [--name NAME] [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
 			"                [--topology mosaic|freebsd] [--hmp-scramble SEED] [--OPTION VALUE]...\n"
 			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
-			"                [--resume-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...\n"
+			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
 			"       schedsim --list\n");
 	exit(2);
@@ -71,7 +72,7 @@ static uint64_t number(const char *opt, const char *s, uint64_t min, uint64_t ma
 
 struct options {
 	const char *machine, *presets, *workload, *threads, *policies, *name, *trace, *compare;
-	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns;
+	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns, spawn_ns;
 	uint64_t gen, properties;    /* --gen SEED, --properties N */
 	int cost, flat;
 	int topology;                /* enum topo_kind: --topology */
@@ -123,7 +124,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 {
 	*o = (struct options){ .presets = "machines", .threads = "4,6,8,10,12,16,20", .policies = "ule,hmp",
 			       .runs = 12, .seed = 1, .duration_ms = 10000, .hz = 100, .ipi_ns = 1000,
-			       .resume_ns = 2000 };
+			       .resume_ns = 2000, .spawn_ns = SIM_SPAWN_NS };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		char err[200];
@@ -194,6 +195,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->ipi_ns = number("--ipi-ns", v, 0, 1000000);
 		else if (!strcmp(a, "--resume-ns"))
 			o->resume_ns = number("--resume-ns", v, 0, 1000000);
+		else if (!strcmp(a, "--spawn-ns"))
+			o->spawn_ns = number("--spawn-ns", v, 0, 1000000);
 		else if (!strcmp(a, "--sysctl")) {
 			if (o->nsettings == 32)
 				usage_exit("--sysctl: more than 32");
@@ -369,6 +372,8 @@ static int properties_main(const struct options *o)
 		n += (size_t)snprintf(args + n, sizeof(args) - n, " --ipi-ns %llu", (unsigned long long)o->ipi_ns);
 	if (o->resume_ns != 2000)
 		n += (size_t)snprintf(args + n, sizeof(args) - n, " --resume-ns %llu", (unsigned long long)o->resume_ns);
+	if (o->spawn_ns != SIM_SPAWN_NS)
+		n += (size_t)snprintf(args + n, sizeof(args) - n, " --spawn-ns %llu", (unsigned long long)o->spawn_ns);
 	for (int i = 0; i < o->nsettings; i++)
 		n += (size_t)snprintf(args + n, sizeof(args) - n, " --sysctl %s", o->sysctl_arg[i]);
 	pr.first = o->seed;
@@ -379,7 +384,8 @@ static int properties_main(const struct options *o)
 	pr.args = args;
 	pr.base = (struct sim_config){ .settings = o->settings, .nsettings = o->nsettings, .wl = wl,
 				       .duration_ns = (o->duration_given ? o->duration_ms : 3600000) * 1000000ull,
-				       .hz = (int)o->hz, .ipi_ns = o->ipi_ns, .resume_ns = o->resume_ns, .opt = opt };
+				       .hz = (int)o->hz, .ipi_ns = o->ipi_ns, .resume_ns = o->resume_ns,
+				       .spawn_ns = o->spawn_ns, .opt = opt };
 	return sim_props_run(&pr);
 }
 
@@ -437,12 +443,13 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	printf("schedsim: %d run%s %s %llu ms per policy and thread count, seed %llu, hz %llu, IPI %llu ns, "
-	       "resume %llu ns\n\n", sw.runs, sw.runs == 1 ? "" : "s", bw ? "of at most" : "of",
-	       (unsigned long long)o.duration_ms, (unsigned long long)o.seed, (unsigned long long)o.hz,
-	       (unsigned long long)o.ipi_ns, (unsigned long long)o.resume_ns);
+	       "resume %llu ns, thread creation %llu ns\n\n", sw.runs, sw.runs == 1 ? "" : "s",
+	       bw ? "of at most" : "of", (unsigned long long)o.duration_ms, (unsigned long long)o.seed,
+	       (unsigned long long)o.hz, (unsigned long long)o.ipi_ns, (unsigned long long)o.resume_ns,
+	       (unsigned long long)o.spawn_ns);
 	sw.base = (struct sim_config){ .sm = &sm, .settings = o.settings, .nsettings = o.nsettings, .wl = sw.wl,
 				       .duration_ns = o.duration_ms * 1000000ull, .hz = (int)o.hz, .ipi_ns = o.ipi_ns,
-				       .resume_ns = o.resume_ns, .opt = bw ? wl_opt : NULL,
+				       .resume_ns = o.resume_ns, .spawn_ns = o.spawn_ns, .opt = bw ? wl_opt : NULL,
 				       .hmp_scramble = o.hmp_scramble, .scramble_seed = o.scramble_seed };
 	if (o.hmp_scramble)
 		printf("schedsim: every hmp input scrambled (--hmp-scramble %llu)\n\n",

@@ -1,12 +1,13 @@
 /*
- * sim_rt.c — kernel/bench/bench_rt.h for simulated threads: spawn and
- * join, work at the CPU's modelled speed, sleeps on the CPU's tick (as the
- * kernel's timers fire), channels with blocking, time, random numbers and
- * memory. Every call runs in a simulated thread's coroutine on the CPU it
- * runs on; blocking goes through sched_sleep() and sched_switch(SLEEP),
- * waking through sched_wakeup() from the waker's CPU, as in the kernel
- * (kernel/thread_switch.c). A SCHED_RESCHED from a call of the thread
- * switches it at the end of that call (its self-IPI).
+ * sim_rt.c — kernel/bench/bench_rt.h for simulated threads: spawn (at a
+ * cost to the creator) and join, work at the CPU's modelled speed, sleeps
+ * on the CPU's tick (as the kernel's timers fire), channels with blocking,
+ * time, random numbers and memory. Every call runs in a simulated
+ * thread's coroutine on the CPU it runs on; blocking goes through
+ * sched_sleep() and sched_switch(SLEEP), waking through sched_wakeup()
+ * from the waker's CPU, as in the kernel (kernel/thread_switch.c). A
+ * SCHED_RESCHED from a call of the thread switches it at the end of that
+ * call (its self-IPI).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,11 +110,11 @@ static void preempt_point(struct sim_thread *td)
 
 static void thread_entry(void *arg);
 
-/* A new runnable thread (thread_create: sched_thread_init with the
- * calling thread as parent, then sched_add); NULL at the thread limit or
- * without memory. */
-static struct sim_thread *thread_new(const char *name, void (*fn)(void *), void *arg,
-				     struct sim_thread *parent, const struct cpuset *mask)
+/* A thread set up from the calling CPU (sched_thread_init with parent,
+ * NULL for none), not yet runnable; NULL at the thread limit or without
+ * memory. */
+static struct sim_thread *thread_alloc(const char *name, void (*fn)(void *), void *arg,
+				       struct sim_thread *parent, const struct cpuset *mask)
 {
 	if (sim.nthreads >= SIM_MAX_THREADS)
 		return NULL;
@@ -138,9 +139,39 @@ static struct sim_thread *thread_new(const char *name, void (*fn)(void *), void 
 	sim_ctx_make(&td->ctx, stack, SIM_STACK_SIZE, thread_entry, td);
 	wc_clock_init(&td->wc);
 	sched_thread_init(&td->ts, parent ? &parent->ts : NULL, SCHED_CLASS_TIMESHARE, 0, mask);
-	if (sched_add(&td->ts, SCHED_ADD_DEFAULT) & SCHED_RESCHED)
+	return td;
+}
+
+/* See sim.h. */
+struct sim_thread *sim_thread_new(const char *name, void (*fn)(void *), void *arg,
+				  struct sim_thread *parent, const struct cpuset *mask)
+{
+	struct sim_thread *td = thread_alloc(name, fn, arg, parent, mask);
+	if (td && (sched_add(&td->ts, SCHED_ADD_DEFAULT) & SCHED_RESCHED))
 		sim_resched_self();
 	return td;
+}
+
+/* See sim.h. sched_thread_init() gives a thread without a parent the
+ * CPU it is set up on as its last one, and a cache affinity that has
+ * already expired. */
+struct sim_thread *sim_thread_asleep(const char *name, void (*fn)(void *), void *arg, int cpu, int why)
+{
+	int self = sim.self;
+	sim.self = cpu;
+	struct sim_thread *td = thread_alloc(name, fn, arg, NULL, NULL);
+	sim.self = self;
+	if (td) {
+		td->state = SIM_TD_BLOCKED;
+		td->blk = (uint8_t)why;
+	}
+	return td;
+}
+
+/* See sim.h. */
+void sim_spawn_cost(void)
+{
+	brt_work(sim.cfg->spawn_ns);
 }
 
 /* The end of a thread's function: its joiner wakes, it switches out for good. */
@@ -159,22 +190,6 @@ static void thread_entry(void *arg)
 	struct sim_thread *td = arg;
 	td->fn(td->arg);
 	thread_exit(td);
-}
-
-/* The bench main thread: one sample of the workload. */
-static void main_entry(void *arg)
-{
-	(void)arg;
-	struct sim_wl_args a = { sim.cfg->threads, sim.cfg->duration_ns, sim.cfg->opt };
-	sim.value = sim.cfg->wl->run(sim.cfg->wl, &a);
-	sim.main_done = 1;
-}
-
-/* See sim.h. */
-void sim_rt_start_main(void)
-{
-	if (!thread_new("bench", main_entry, NULL, NULL, NULL))
-		sim_fatal("no memory for the bench main thread");
 }
 
 /* See sim.h. */
@@ -221,14 +236,16 @@ void sim_rt_timers(int cpu)
 	}
 }
 
-/* See bench_rt.h. Under the oracle and random policies the k-th thread
+/* See bench_rt.h. The creation costs the caller its work first
+ * (sim_spawn_cost); under the oracle and random policies the k-th thread
  * spawned is pinned (sim_policy.h). */
 struct brt_thread *brt_spawn(const char *name, void (*fn)(void *), void *arg)
 {
 	struct sim_thread *cur = sim_current("brt_spawn");
+	sim_spawn_cost();
 	struct cpuset pin;
 	const struct cpuset *mask = sim_policy_pin(sim.cfg->policy, sim.spawned, &pin);
-	struct sim_thread *td = thread_new(name, fn, arg, cur, mask);
+	struct sim_thread *td = sim_thread_new(name, fn, arg, cur, mask);
 	if (td)
 		sim.spawned++;
 	preempt_point(cur);

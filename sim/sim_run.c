@@ -1,11 +1,11 @@
 /*
  * sim_run.c — one simulated run: a booted machine (hmp, the scheduler,
- * the work clock, idle CPUs ticking at random phases), the workload's
- * bench main thread at the start, the timed HFI events, the stop, and
- * what the run produced. Everything random comes from the run's seed:
- * the tick phases, the scheduler's per-CPU LCGs (tdq_rand, which
- * sched_init() seeds with fixed values), brt_random() and the random
- * policy.
+ * the work clock, idle CPUs ticking at random phases), the shell starting
+ * the workload's bench main thread at the start (sim_shell.c), the timed
+ * HFI events, the stop, and what the run produced. Everything random
+ * comes from the run's seed: the tick phases, the scheduler's per-CPU
+ * LCGs (tdq_rand, which sched_init() seeds with fixed values), the CPU
+ * the shell last ran on, brt_random() and the random policy.
  */
 #include <string.h>
 #include "sim.h"
@@ -32,6 +32,7 @@ static void engine_reset(const struct sim_config *cfg, struct sim_result *res)
 	sim.seq = 0;
 	sim.nevents = 0;
 	sim.threads = NULL;
+	sim.shell = sim.main = NULL;
 	sim.nthreads = sim.live = sim.spawned = 0;
 	sim.stopping = 0;
 	sim.cur = NULL;

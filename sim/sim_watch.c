@@ -38,7 +38,7 @@ void sim_watch_open(void)
 		return;
 	cpuset_zero(&w->eligible);
 	for (const struct sim_thread *td = sim.threads; td; td = td->all_next)
-		if (td->id != 0)
+		if (sim_workload_thread(td))
 			cpuset_or(&w->eligible, &td->ts.ts_mask);
 	for (int c = 0; c < sim.ncpu; c++)
 		if (sim.cfg->watch_skip && cpuset_isset(sim.cfg->watch_skip, (unsigned)c))

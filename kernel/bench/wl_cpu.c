@@ -16,16 +16,22 @@
  * divisions cannot take 122 ns on any CPU, so the anchor gives the report's
  * scale, not a claim about one instruction's cost.)
  *
+ * It starts as sysbench starts: the workload's main thread (sysbench's,
+ * created by the shell) creates the threads one by one; each, once it
+ * runs, waits at a start barrier of threads + 1 parties, the main thread
+ * the last party once it has created them all; the last to arrive starts
+ * the clock and every thread goes at once.
  * Threads run events back to back until --time passes or --events are
  * done, whichever comes first. Events are done in batches of about 1 ms
  * of work (brt_work() has a granularity of a few microseconds); only
  * whole batches count. The result is sysbench's "events per second":
- * events / (the last thread's end - the start).
+ * events / (the last thread's end - the start at the barrier).
  * Check: the events summed over the threads equal the shared counter (and
  * --events when that limit ended the run).
  */
 #include "bench_wl.h"
 #include "bench_stats.h"
+#include "bench_barrier.h"
 #include <mosaic/sysbench_cost.h>
 
 enum { O_MAX_PRIME, O_TIME, O_EVENTS, O_N };
@@ -56,22 +62,37 @@ struct cpu_thread {
 struct cpu_run {
 	uint64_t cost_ps;     /* one event's work, picoseconds of P-core work */
 	uint64_t batch;       /* events per brt_work() call */
-	uint64_t end_ns;      /* time limit (0: none) */
+	uint64_t time_ns;     /* --time (0: none) */
+	uint64_t start_ns;    /* the clock's start: every thread has started */
+	uint64_t end_ns;      /* time limit (0: none), set with start_ns */
 	uint64_t limit;       /* event limit (0: none) */
 	uint64_t claimed;     /* events handed out under the limit (atomic) */
 	uint64_t counted;     /* events done, all threads (atomic): the shared count */
-	int quit;             /* a thread could not start: end early (atomic) */
+	struct bench_barrier start;   /* threads + 1 parties: the threads and the main thread */
 	struct cpu_thread th[];
 };
 
-/* One sysbench thread: batches of events until a limit or a stop. */
+/* The start barrier's last party: the clock starts. */
+static void cpu_started(void *arg)
+{
+	struct cpu_run *r = arg;
+	r->start_ns = brt_now();
+	r->end_ns = r->time_ns ? r->start_ns + r->time_ns : 0;
+}
+
+/* One sysbench thread: the start barrier, then batches of events until a
+ * limit or a stop (none when a thread could not start). */
 static void cpu_thread_main(void *arg)
 {
 	struct cpu_thread *th = arg;
 	struct cpu_run *r = th->r;
 	uint64_t owed_ps = 0;
+	if (bench_barrier_wait(&r->start)) {
+		th->end_ns = brt_now();
+		return;
+	}
 	for (;;) {
-		if (brt_stopping() || __atomic_load_n(&r->quit, __ATOMIC_RELAXED))
+		if (brt_stopping())
 			break;
 		if (r->end_ns && brt_now() >= r->end_ns)
 			break;
@@ -119,24 +140,34 @@ static void cpu_run(const uint64_t *opt, int threads, struct bench_result *res)
 	if (r->batch < 1)
 		r->batch = 1;
 	r->limit = opt[O_EVENTS];
-	uint64_t start = brt_now();
-	r->end_ns = opt[O_TIME] ? start + opt[O_TIME] * 1000000000ull : 0;
+	r->time_ns = opt[O_TIME] * 1000000000ull;
+	if (bench_barrier_init(&r->start, (unsigned)threads + 1, cpu_started, r)) {
+		bench_check(res, 0, "no memory for the start barrier");
+		brt_free(r);
+		return;
+	}
+	r->start_ns = brt_now();   /* the clock, unless every thread starts */
 	int started = 0;
 	for (; started < threads; started++) {
 		r->th[started].r = r;
 		r->th[started].t = brt_spawn("cpu", cpu_thread_main, &r->th[started]);
 		if (!r->th[started].t) {
-			__atomic_store_n(&r->quit, 1, __ATOMIC_RELAXED);
+			bench_barrier_cancel(&r->start);
 			break;
 		}
 	}
-	uint64_t sum = 0, end = start;
+	if (started == threads)
+		bench_barrier_wait(&r->start);
+	uint64_t sum = 0, end = 0;
 	for (int i = 0; i < started; i++) {
 		bench_join(r->th[i].t, res);
 		sum += r->th[i].events;
 		if (r->th[i].end_ns > end)
 			end = r->th[i].end_ns;
 	}
+	uint64_t start = r->start_ns;   /* read once every thread is joined */
+	if (end < start)
+		end = start;
 	res->aborted = brt_stopping();
 	uint64_t counted = __atomic_load_n(&r->counted, __ATOMIC_RELAXED);
 	uint64_t elapsed = end - start;
@@ -150,6 +181,7 @@ static void cpu_run(const uint64_t *opt, int threads, struct bench_result *res)
 	else
 		bench_check(res, sum == counted, "events %lu = sum over %d threads %lu", counted,
 			    threads, sum);
+	bench_barrier_free(&r->start);
 	brt_free(r);
 }
 

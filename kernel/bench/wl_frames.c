@@ -13,6 +13,11 @@
  * of the runtime, so it has the kernel's timer resolution.
  * --renderers threads render; the rest of the thread count are hogs doing
  * CPU work back to back (thread count = renderers + hogs).
+ * It starts as the seed's scene does: the renderers are threads of the
+ * program the main thread stands for (the browser, created first); the
+ * hogs are another program's, started next: a thread the main thread
+ * creates (their parent, like a load generator forking its workers)
+ * creates the hogs one by one and ends.
  * Result: frames per second, from each renderer's frame count in every
  * whole second of --time: the average, min, max and sample standard
  * deviation over those counts, as the seed's table; a frame that takes
@@ -79,6 +84,22 @@ static void fr_hog_main(void *arg)
 		brt_work(FR_HOG_STEP_NS);
 }
 
+/* The hogs' program: creates them one by one (f[0..n) of its array),
+ * keeps how many started, and ends. */
+struct fr_hogs {
+	struct fr_thread *f;
+	unsigned n, started;
+};
+
+/* The hogs' parent (see struct fr_hogs). */
+static void fr_hogs_main(void *arg)
+{
+	struct fr_hogs *h = arg;
+	for (; h->started < h->n; h->started++)
+		if (!(h->f[h->started].t = brt_spawn("frames-hog", fr_hog_main, &h->f[h->started])))
+			break;
+}
+
 /* See bench_wl.h. */
 static int fr_check(const uint64_t *opt, int threads, char *err, size_t len)
 {
@@ -124,17 +145,22 @@ static void fr_run(const uint64_t *opt, int threads, struct bench_result *res)
 		return;
 	}
 	uint64_t start = brt_now();
+	for (unsigned i = 0; i < n; i++)
+		f[i] = (struct fr_thread){ .start_ns = start, .end_ns = start + secs * 1000000000ull,
+					   .frame_ns = opt[O_FRAME_US] * 1000, .wait_ns = opt[O_WAIT_US] * 1000,
+					   .deadline_ns = 1000000000ull / opt[O_TARGET_FPS], .secs = secs,
+					   .per_sec = i < nr ? counts + i * secs : NULL };
 	unsigned started = 0;
-	for (; started < n; started++) {
-		struct fr_thread *t = &f[started];
-		*t = (struct fr_thread){ .start_ns = start, .end_ns = start + secs * 1000000000ull,
-					 .frame_ns = opt[O_FRAME_US] * 1000, .wait_ns = opt[O_WAIT_US] * 1000,
-					 .deadline_ns = 1000000000ull / opt[O_TARGET_FPS], .secs = secs,
-					 .per_sec = started < nr ? counts + started * secs : NULL };
-		t->t = started < nr ? brt_spawn("frames-render", fr_render_main, t)
-				    : brt_spawn("frames-hog", fr_hog_main, t);
-		if (!t->t)
+	for (; started < nr; started++)
+		if (!(f[started].t = brt_spawn("frames-render", fr_render_main, &f[started])))
 			break;
+	struct fr_hogs hogs = { f + nr, n - nr, 0 };
+	int no_parent = 0;
+	if (started == nr && hogs.n) {
+		struct brt_thread *parent = brt_spawn("frames-hogs", fr_hogs_main, &hogs);
+		no_parent = !parent;
+		bench_join(parent, res);   /* it ends once it has created the hogs */
+		started += hogs.started;
 	}
 	uint64_t frames = 0, missed = 0, per_sec_sum = 0;
 	for (unsigned i = 0; i < started; i++) {
@@ -149,7 +175,8 @@ static void fr_run(const uint64_t *opt, int threads, struct bench_result *res)
 	res->extra[X_MISSED] = (int64_t)missed;
 	res->extra[X_FRAMES] = (int64_t)frames;
 	if (started < n)   /* the started ones ran to the end time */
-		bench_check(res, 0, "only %u of %u threads started", started, n);
+		bench_check(res, 0, "only %u of %u threads started%s", started, n,
+			    no_parent ? " (the hogs' parent did not start)" : "");
 	else
 		bench_check(res, per_sec_sum == frames && missed <= frames,
 			    "frames %lu = sum of %lu per-second counts %lu, missed %lu", frames,

@@ -10,7 +10,13 @@
  * a group moves fds x fds x loops messages. Sending and receiving a
  * message each cost --msg-us of work. (hackbench's default is 20 fds and
  * 100 loops; the default here is 20 loops, to keep emulated runs short.)
- * Result: the time until the last receiver has every message, in seconds.
+ * It starts as hackbench starts: the main thread creates the groups one
+ * after the other, each group's receivers and then its senders, one thread
+ * at a time; each thread, once it runs, says it is ready (hackbench's
+ * ready pipe) and waits; when all are ready the main thread starts the
+ * clock and wakes them all at once (its wake-up descriptor).
+ * Result: the time from that start until the last receiver has every
+ * message, in seconds.
  * Check: every receiver got fds x loops messages, from each sender in
  * order and none twice, and the total equals what the senders sent.
  */
@@ -35,6 +41,13 @@ static const struct bench_wl_extra hack_extras[X_N] = {
 
 struct hack_group;
 
+/* The start: every thread says it is ready, then waits for the go. */
+struct hack_start {
+	struct brt_chan *ready;   /* one message per thread that runs */
+	struct brt_chan *go;      /* closed by the main thread: every waiter wakes */
+	int cancelled;            /* a thread could not start: nobody goes (atomic) */
+};
+
 struct hack_member {
 	struct hack_group *g;
 	unsigned id;          /* sender or receiver number in the group */
@@ -45,6 +58,7 @@ struct hack_member {
 };
 
 struct hack_group {
+	struct hack_start *start;
 	unsigned fds;
 	uint64_t loops, msg_ns;
 	struct brt_chan **chan;          /* [fds]: one per receiver */
@@ -52,11 +66,23 @@ struct hack_group {
 	struct hack_member *snd, *rcv;   /* [fds] each */
 };
 
+/* A thread is ready and waits for the go: 0 to go, -1 when the run
+ * does not start (a thread could not start, or a stop). */
+static int hack_ready(struct hack_start *st)
+{
+	uint64_t none;
+	if (brt_chan_send(st->ready, 0) == 0)
+		brt_chan_recv(st->go, &none);   /* nothing is sent: returns at the close */
+	return __atomic_load_n(&st->cancelled, __ATOMIC_ACQUIRE) || brt_stopping() ? -1 : 0;
+}
+
 /* A sender: loops rounds of one message to every receiver. */
 static void hack_sender_main(void *arg)
 {
 	struct hack_member *m = arg;
 	struct hack_group *g = m->g;
+	if (hack_ready(g->start))
+		return;
 	for (uint64_t l = 0; l < g->loops; l++)
 		for (unsigned r = 0; r < g->fds; r++) {
 			brt_work(g->msg_ns);
@@ -72,6 +98,8 @@ static void hack_receiver_main(void *arg)
 	struct hack_member *m = arg;
 	struct hack_group *g = m->g;
 	uint64_t msg;
+	if (hack_ready(g->start))
+		return;
 	for (uint64_t k = 0; k < (uint64_t)g->fds * g->loops; k++) {
 		if (brt_chan_recv(g->chan[m->id], &msg) < 0)
 			break;
@@ -99,8 +127,9 @@ static void hack_group_free(struct hack_group *g)
 }
 
 /* Allocates one group; 0, or -1 (partly allocated: free it). */
-static int hack_group_init(struct hack_group *g, const uint64_t *opt)
+static int hack_group_init(struct hack_group *g, const uint64_t *opt, struct hack_start *st)
 {
+	g->start = st;
 	g->fds = (unsigned)opt[O_FDS];
 	g->loops = opt[O_LOOPS];
 	g->msg_ns = opt[O_MSG_US] * 1000;
@@ -131,33 +160,49 @@ static int hack_check(const uint64_t *opt, int groups, char *err, size_t len)
 	return -1;
 }
 
+/* Creates g's threads one by one, its receivers first (as hackbench
+ * does); the number created: all of them unless one could not start. */
+static unsigned hack_group_spawn(struct hack_group *g)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < g->fds; i++, n++)
+		if (!(g->rcv[i].t = brt_spawn("hack-recv", hack_receiver_main, &g->rcv[i])))
+			return n;
+	for (unsigned i = 0; i < g->fds; i++, n++)
+		if (!(g->snd[i].t = brt_spawn("hack-send", hack_sender_main, &g->snd[i])))
+			return n;
+	return n;
+}
+
 /* See bench_wl.h. */
 static void hack_run(const uint64_t *opt, int groups, struct bench_result *res)
 {
+	unsigned wanted = (unsigned)groups * 2 * (unsigned)opt[O_FDS], spawned = 0;
+	struct hack_start st = { brt_chan_new(wanted), brt_chan_new(1), 0 };
 	struct hack_group *g = brt_calloc((size_t)groups, sizeof(*g));
-	int ok = g != NULL, made = 0;
+	int ok = g && st.ready && st.go, made = 0;
 	for (; ok && made < groups; made++)
-		ok = hack_group_init(&g[made], opt) == 0;
-	uint64_t start = brt_now(), end = start, sent = 0, got = 0, bad = 0, short_rcv = 0;
-	unsigned spawned = 0, wanted = (unsigned)groups * 2 * (unsigned)opt[O_FDS];
-	/* Receivers first, as hackbench starts them. */
-	for (int k = 0; ok && k < groups; k++)
-		for (unsigned i = 0; ok && i < g[k].fds; i++) {
-			g[k].rcv[i].t = brt_spawn("hack-recv", hack_receiver_main, &g[k].rcv[i]);
-			ok = g[k].rcv[i].t != NULL;
-			spawned += ok;
-		}
-	for (int k = 0; ok && k < groups; k++)
-		for (unsigned i = 0; ok && i < g[k].fds; i++) {
-			g[k].snd[i].t = brt_spawn("hack-send", hack_sender_main, &g[k].snd[i]);
-			ok = g[k].snd[i].t != NULL;
-			spawned += ok;
-		}
-	if (!ok)   /* wake every receiver still waiting */
+		ok = hack_group_init(&g[made], opt, &st) == 0;
+	uint64_t start = brt_now(), end = 0, sent = 0, got = 0, bad = 0, short_rcv = 0;
+	for (int k = 0; ok && k < groups; k++) {
+		unsigned n = hack_group_spawn(&g[k]);
+		spawned += n;
+		ok = n == 2 * g[k].fds;
+	}
+	uint64_t none;
+	for (unsigned i = 0; ok && i < spawned; i++)   /* stops early only at a stop */
+		ok = brt_chan_recv(st.ready, &none) == 0;
+	if (ok) {
+		start = brt_now();
+	} else {   /* nobody goes; every thread still waiting wakes */
+		__atomic_store_n(&st.cancelled, 1, __ATOMIC_RELEASE);
 		for (int k = 0; k < made; k++)
 			for (unsigned i = 0; g[k].chan && i < g[k].fds; i++)
 				if (g[k].chan[i])
 					brt_chan_close(g[k].chan[i]);
+	}
+	if (st.go)
+		brt_chan_close(st.go);
 	for (int k = 0; g && k < made; k++)
 		for (unsigned i = 0; g[k].snd && g[k].rcv && i < g[k].fds; i++) {
 			bench_join(g[k].snd[i].t, res);
@@ -169,6 +214,8 @@ static void hack_run(const uint64_t *opt, int groups, struct bench_result *res)
 			if (g[k].rcv[i].end_ns > end)
 				end = g[k].rcv[i].end_ns;
 		}
+	if (end < start)
+		end = start;
 	res->aborted = brt_stopping();
 	res->value = bench_muldiv(end - start, 1000, 1000000000ull);
 	res->extra[X_MESSAGES] = (int64_t)got;
@@ -182,6 +229,10 @@ static void hack_run(const uint64_t *opt, int groups, struct bench_result *res)
 	for (int k = 0; g && k < made; k++)
 		hack_group_free(&g[k]);
 	brt_free(g);
+	if (st.ready)
+		brt_chan_free(st.ready);
+	if (st.go)
+		brt_chan_free(st.go);
 }
 
 const struct bench_wl bench_wl_hackbench = {

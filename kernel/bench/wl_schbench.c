@@ -5,8 +5,11 @@
  * wake-up and request latency p99 and requests per second at 1..512
  * workers).
  *
- * The workers are dealt out to --message-threads message threads. A
- * round: the message thread posts one request to each of its workers
+ * It starts as schbench starts: the main thread creates the message
+ * threads one by one, and each message thread creates its own workers
+ * one by one before its first round. The workers are dealt out to
+ * --message-threads message threads (worker i to message thread
+ * i mod message-threads). A round: the message thread posts one request to each of its workers
  * (noting the time), each worker wakes, does --request-us of work and
  * answers; when all have answered the message thread optionally sleeps
  * --think-us and starts the next round, until --time.
@@ -54,6 +57,8 @@ struct sch_msg {
 	unsigned nw;
 	uint64_t end_ns, request_ns, think_ns;
 	uint64_t posted, answered, unexpected;
+	unsigned started;        /* its workers it created */
+	const int *quit;         /* the main thread could not start them all (atomic) */
 	struct bench_hist wake, req;
 	struct brt_thread *t;
 };
@@ -73,21 +78,27 @@ static void sch_worker_main(void *arg)
 	}
 }
 
-/* A message thread: rounds of one request per worker until the end. */
+/* A message thread: creates its workers, then rounds of one request per
+ * worker until the end (none if a thread could not start); closes its
+ * workers' channels, which ends them. */
 static void sch_msg_main(void *arg)
 {
 	struct sch_msg *m = arg;
-	while (!brt_stopping() && brt_now() < m->end_ns) {
-		unsigned out = 0;
+	for (; m->started < m->nw; m->started++)
+		if (!(m->w[m->started]->t = brt_spawn("sch-worker", sch_worker_main, m->w[m->started])))
+			break;
+	while (m->started == m->nw && !__atomic_load_n(m->quit, __ATOMIC_ACQUIRE) && !brt_stopping() &&
+	       brt_now() < m->end_ns) {
+		unsigned out = 0, sent = 0;
 		for (unsigned i = 0; i < m->nw; i++) {
 			m->w[i]->post_ns = brt_now();
 			m->w[i]->pending = 1;
 			if (brt_chan_send(m->w[i]->req, i) < 0)
 				break;
-			out++;
+			sent++;
 			m->posted++;
 		}
-		for (; out; out--) {
+		for (out = sent; out; out--) {
 			uint64_t i;
 			if (brt_chan_recv(m->reply, &i) < 0)
 				break;
@@ -101,7 +112,7 @@ static void sch_msg_main(void *arg)
 			bench_hist_add(&m->req, w->done_ns - w->post_ns);
 			m->answered++;
 		}
-		if (out)
+		if (out || sent < m->nw)
 			break;   /* stopped */
 		if (m->think_ns)
 			brt_sleep(m->think_ns);
@@ -148,23 +159,19 @@ static void sch_run(const uint64_t *opt, int workers, struct bench_result *res)
 		}
 	}
 	unsigned started = 0;
-	for (unsigned i = 0; ok && i < nwk; i++) {
-		w[i].t = brt_spawn("sch-worker", sch_worker_main, &w[i]);
-		ok = w[i].t != NULL;
-		started += ok;
-	}
+	int quit = 0;
 	for (unsigned k = 0; ok && k < nm; k++) {
+		m[k].quit = &quit;
 		m[k].t = brt_spawn("sch-message", sch_msg_main, &m[k]);
 		ok = m[k].t != NULL;
 		started += ok;
 	}
-	if (!ok)   /* let every started thread end */
-		for (unsigned i = 0; w && i < nwk; i++)
-			if (w[i].req)
-				brt_chan_close(w[i].req);
+	if (!ok)   /* the message threads started end at once */
+		__atomic_store_n(&quit, 1, __ATOMIC_RELEASE);
 	uint64_t posted = 0, answered = 0, counted = 0, unexpected = 0;
 	for (unsigned k = 0; m && k < nm; k++) {
 		bench_join(m[k].t, res);
+		started += m[k].started;
 		posted += m[k].posted;
 		answered += m[k].answered;
 		unexpected += m[k].unexpected;
@@ -185,7 +192,7 @@ static void sch_run(const uint64_t *opt, int workers, struct bench_result *res)
 		bench_hist_pcts(&all[0], res->lat[0]);
 		bench_hist_pcts(&all[1], res->lat[1]);
 	}
-	if (!ok)
+	if (started < nwk + nm)
 		bench_check(res, 0, "only %u of %u threads started", started, nwk + nm);
 	else
 		bench_check(res, unexpected == 0 && (res->aborted || (posted == answered && answered == counted)),

@@ -58,7 +58,9 @@ static void bench_runner(void *arg)
 }
 
 /* bench_plat.run: the workload in a thread of its own (timeshare, like its
- * threads), the shell watching for a key meanwhile. 1 if a key stopped it. */
+ * threads): its main thread, created by the shell thread as a program's
+ * is (docs/sim.md, "How workloads start"), while the shell sleeps and
+ * looks for a key every 50 ms. 1 if a key stopped it. */
 static int bench_plat_run(void *arg, const struct bench_wl *wl, const uint64_t *opt, int threads,
 			  struct bench_result *res)
 {

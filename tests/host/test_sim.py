@@ -132,7 +132,7 @@ def test_hfi_event_moves_threads(ctx):
     event = 3 * 10**9
     ule_stayed = 0
     for name, rows in segs.items():
-        workers = [r for r in rows if r[1] > 0]
+        workers = [r for r in rows if r[1] > 1]   # not the shell (0) nor the bench main thread (1)
         before = {r[2] for r in workers if r[3] < event and r[2] <= 3}
         after = [r for r in workers if r[2] <= 3 and r[4] > event + 50 * 10**6]
         if rows[0][0] == "hmp":
@@ -141,6 +141,56 @@ def test_hfi_event_moves_threads(ctx):
         elif before:
             ule_stayed += len(after) > 0
     assert ule_stayed > 0
+
+
+def test_workloads_start_from_the_shell(ctx):
+    """How workloads start (docs/sim.md): the shell (thread 0) runs first,
+    creates the bench main thread (1) --spawn-ns of work later and does
+    not run again until that thread has ended; the main thread creates
+    cpu's threads one by one, each at least --spawn-ns after the one
+    before; each runs only to sysbench's start barrier (one switch-in,
+    2 us) until the last has been created; the shell's CPU is not always
+    the same."""
+    trace = os.path.join(ctx.tmp, "start.log")
+    schedsim(ctx, "--workload", "cpu", "--machine", "i7-1370p", "--threads", "4", "--runs", "8",
+             "--time", "1", "--policy", "ule,hmp", "--spawn-ns", "10000", "--trace", trace)
+    with open(trace) as f:
+        segs = segments(f.read())
+    assert len(segs) == 16, sorted(segs)
+    shell_cpus = set()
+    for name, rows in segs.items():
+        by = {}
+        for _pol, t, cpu, start, end in rows:
+            by.setdefault(t, []).append((start, end, cpu))
+        for t in by:
+            by[t].sort()
+        shell, main = by[0], by[1]
+        shell_cpus.add(shell[0][2])
+        assert main[0][0] >= shell[0][0] + 10000, (name, shell, main)
+        assert all(s >= main[-1][1] for s, _e, _c in shell[1:]), (name, shell, main)
+        workers = sorted(by[t][0][0] for t in by if t > 1)
+        assert len(workers) == 4, (name, sorted(by))
+        assert all(b - a >= 10000 for a, b in zip(workers, workers[1:])), (name, workers)
+        last = workers[-1]
+        for t in by:
+            if t > 1:
+                before = sum(min(e, last) - s for s, e, _c in by[t] if s < last)
+                assert before <= 2000, (name, t, by[t], last)
+    assert len(shell_cpus) > 1, shell_cpus
+
+
+def test_creation_cost_beyond_the_barrier_changes_nothing(ctx):
+    """Once a thread creation costs more than a new thread needs to reach
+    the start barrier (an IPI and a switch-in, 3 us), its value hardly
+    matters: every run of cpu has as many threads on P-cores and on E-cores
+    with 8 us as with 32 us (a tick during the creations may still move
+    one to another CPU of the same kind)."""
+    ends = {}
+    for ns in ("8000", "32000"):
+        out = schedsim(ctx, "--workload", "cpu", "--machine", "i7-1370p", "--threads", "4,6", "--runs", "10",
+                       "--time", "1", "--policy", "ule,hmp", "--spawn-ns", ns)
+        ends[ns] = re.findall(r"^bench:   where: .* threads ended on (P \d+, E \d+)", out, re.M)
+    assert len(ends["8000"]) == 40 and ends["8000"] == ends["32000"], ends
 
 
 def test_cost_hook_changes_nothing(ctx):

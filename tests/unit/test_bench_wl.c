@@ -2,9 +2,11 @@
  * Host tests of the benchmark workloads (kernel/bench/wl_*.c, bench_wl.c,
  * bench_hist.c) on the POSIX-thread runtime tests/unit/bench_rt_host.c:
  * the registry's descriptors, option parsing and its refusals, the latency
- * histogram against a sorted-array model, every workload run small with
- * its conservation check passing and every thread joined and every byte
- * freed, and a stop in the middle of each ending it cleanly.
+ * histogram against a sorted-array model, the start barrier (nobody
+ * leaves before the last arrives and its function ran; a cancel or a stop
+ * lets every party go), every workload run small with its conservation
+ * check passing and every thread joined and every byte freed, and a stop
+ * in the middle of each ending it cleanly.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,7 @@
 #include <time.h>
 #include <cmocka.h>
 #include "bench_wl.h"
+#include "bench_barrier.h"
 #include "bench_hist.h"
 #include "bench_stats.h"
 #include "bench_rt_host.h"
@@ -154,6 +157,99 @@ static void test_hist_against_model(void **state)
 	assert_int_equal(bench_hist_pct(&h, 1001), -1);
 }
 
+/* ---- the start barrier ---- */
+
+struct barrier_party {
+	struct bench_barrier *b;
+	int *last_ran;        /* set by the barrier's function (atomic) */
+	int rc;               /* what its wait returned */
+	int saw_last;         /* last_ran was set when its wait returned */
+	struct brt_thread *t;
+};
+
+static void barrier_last(void *arg)
+{
+	int *ran = arg;
+	struct timespec ts = { 0, 20000000 };   /* 20 ms: a party leaving early would see 0 */
+	nanosleep(&ts, NULL);
+	__atomic_add_fetch(ran, 1, __ATOMIC_ACQ_REL);
+}
+
+static void barrier_party_main(void *arg)
+{
+	struct barrier_party *p = arg;
+	p->rc = bench_barrier_wait(p->b);
+	p->saw_last = __atomic_load_n(p->last_ran, __ATOMIC_ACQUIRE);
+}
+
+/* Starts n parties of b on the host runtime. */
+static void barrier_spawn(struct barrier_party *p, int n, struct bench_barrier *b, int *ran)
+{
+	for (int i = 0; i < n; i++) {
+		p[i] = (struct barrier_party){ .b = b, .last_ran = ran, .rc = 7 };
+		p[i].t = brt_spawn("party", barrier_party_main, &p[i]);
+		assert_non_null(p[i].t);
+	}
+}
+
+static void test_barrier_holds_until_the_last(void **state)
+{
+	(void)state;
+	struct bench_barrier b;
+	struct barrier_party p[5];
+	int ran = 0;
+	long bytes = brt_host_bytes();
+	brt_host_begin();
+	assert_int_equal(bench_barrier_init(&b, 6, barrier_last, &ran), 0);
+	barrier_spawn(p, 5, &b, &ran);
+	struct timespec ts = { 0, 30000000 };
+	nanosleep(&ts, NULL);
+	for (int i = 0; i < 5; i++)   /* nobody has left: the sixth party has not come */
+		assert_int_equal(__atomic_load_n(&p[i].rc, __ATOMIC_ACQUIRE), 7);
+	assert_int_equal(bench_barrier_wait(&b), 0);
+	assert_int_equal(ran, 1);
+	for (int i = 0; i < 5; i++) {
+		brt_join(p[i].t, NULL);
+		assert_int_equal(p[i].rc, 0);
+		assert_int_equal(p[i].saw_last, 1);   /* the function ran before anyone left */
+	}
+	bench_barrier_free(&b);
+	assert_int_equal(brt_host_channels(), 0);
+	assert_int_equal(brt_host_bytes(), bytes);
+}
+
+static void test_barrier_cancel_and_stop_release(void **state)
+{
+	(void)state;
+	struct bench_barrier b;
+	struct barrier_party p[3];
+	int ran = 0;
+	brt_host_begin();
+	/* a party that will never come: the waiting ones and a later one leave with -1 */
+	assert_int_equal(bench_barrier_init(&b, 5, barrier_last, &ran), 0);
+	barrier_spawn(p, 3, &b, &ran);
+	bench_barrier_cancel(&b);
+	for (int i = 0; i < 3; i++) {
+		brt_join(p[i].t, NULL);
+		assert_int_equal(p[i].rc, -1);
+	}
+	assert_int_equal(bench_barrier_wait(&b), -1);
+	assert_int_equal(ran, 0);
+	bench_barrier_free(&b);
+	/* a stop of the run wakes the waiters */
+	assert_int_equal(bench_barrier_init(&b, 4, barrier_last, &ran), 0);
+	barrier_spawn(p, 3, &b, &ran);
+	brt_host_stop();
+	for (int i = 0; i < 3; i++) {
+		brt_join(p[i].t, NULL);
+		assert_int_equal(p[i].rc, -1);
+	}
+	assert_int_equal(ran, 0);
+	bench_barrier_free(&b);
+	brt_host_begin();
+	assert_int_equal(brt_host_channels(), 0);
+}
+
 /* ---- running the workloads on the host runtime ---- */
 
 struct run_arg {
@@ -250,7 +346,7 @@ static void test_pgbench_runs(void **state)
 	(void)state;
 	struct run_arg a;
 	run_wl(&a, "pgbench", 3, 0, "time", "1", NULL);
-	assert_sample(&a, 6);
+	assert_sample(&a, 7);   /* 3 clients, a backend for each, the postmaster */
 	assert_true(a.res.extra[0] > 0);
 	assert_true(a.res.lat[0][0] > 0 && a.res.lat[0][0] <= a.res.lat[0][1] &&
 		    a.res.lat[0][1] <= a.res.lat[0][2] && a.res.lat[0][2] <= a.res.lat[0][3]);
@@ -283,7 +379,7 @@ static void test_frames_runs(void **state)
 	struct run_arg a;
 	/* 2 renderers, 1 hog; 1 ms of work and 20 ms of wait: about 45 fps each */
 	run_wl(&a, "frames", 3, 0, "time", "2", "renderers", "2", "frame-us", "1000", "wait-us", "20000", NULL);
-	assert_sample(&a, 3);
+	assert_sample(&a, 4);   /* 2 renderers, the hogs' parent, 1 hog */
 	assert_true(a.res.extra[0] <= a.res.value / 100 && a.res.value / 100 <= a.res.extra[1] + 1);
 	assert_true(a.res.extra[4] > 0 && a.res.extra[3] <= a.res.extra[4]);
 }
@@ -312,6 +408,8 @@ int main(void)
 		cmocka_unit_test(test_registry_descriptors),
 		cmocka_unit_test(test_option_refusals),
 		cmocka_unit_test(test_hist_against_model),
+		cmocka_unit_test(test_barrier_holds_until_the_last),
+		cmocka_unit_test(test_barrier_cancel_and_stop_release),
 		cmocka_unit_test(test_cpu_runs),
 		cmocka_unit_test(test_make_runs),
 		cmocka_unit_test(test_pgbench_runs),

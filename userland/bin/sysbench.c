@@ -4,8 +4,12 @@
  * An event is one pass of trial division over 3..max-prime, done as work(W)
  * with W proportional to the divisions of that pass, anchored so that one
  * thread alone on a P-core does 8190918.87 events/s (the seed report's hmp
- * median at 4 threads on the i7-1370P, per thread). Threads run events in
- * batches of about 1 ms of work until --time passes or --events are done.
+ * median at 4 threads on the i7-1370P, per thread). It starts as sysbench
+ * starts: the main thread creates the threads one by one; each waits at a
+ * start barrier of threads + 1 parties (the main thread the last party once
+ * it has created them all); the last to arrive starts the clock and lets
+ * the others go. Threads run events in batches of about 1 ms of work until
+ * --time passes or --events are done.
  * The report: events per second over the run, per thread, the events, and
  * for each thread where it ran (from SYS_THREAD_STATS): its last CPU, that
  * CPU's core type and core id, and the shares of its run time on P-cores,
@@ -25,12 +29,43 @@ struct worker {
 };
 
 static struct worker workers[THREADS_LIMIT];
-static uint64_t cost_ps, batch, end_at, limit, claimed, counted;
+static uint64_t cost_ps, batch, secs, start_at, end_at, limit, claimed, counted;
 
-/* One thread: batches of events until a limit; its statistics at the end. */
-static uint64_t worker_main(void *arg)
+/* The start barrier: threads + 1 parties arrive; all but the last wait to
+ * receive on an endpoint, and the last starts the clock and sends to each
+ * of them (a send waits until a receiver takes it). */
+static int barrier_ep;
+static unsigned parties, arrived, cancelled;
+
+/* Waits at the start barrier; 0 to start, -1 when the run was called off
+ * (a thread could not be created). */
+static int start_barrier(void)
 {
-	struct worker *w = arg;
+	struct ipc_msg m = { 0 };
+	if (__atomic_add_fetch(&arrived, 1, __ATOMIC_ACQ_REL) == parties) {
+		start_at = time_ns();
+		end_at = secs ? start_at + secs * 1000000000ull : 0;
+		for (unsigned i = 1; i < parties; i++)
+			ipc_send(barrier_ep, &m, IPC_FOREVER);
+	} else {
+		ipc_recv(barrier_ep, &m, IPC_FOREVER);
+	}
+	return __atomic_load_n(&cancelled, __ATOMIC_ACQUIRE) ? -1 : 0;
+}
+
+/* Calls the run off: each of the n threads that arrive or wait at the
+ * barrier is let go (and sees the run called off). */
+static void cancel_barrier(unsigned n)
+{
+	struct ipc_msg m = { 0 };
+	__atomic_store_n(&cancelled, 1, __ATOMIC_RELEASE);
+	for (unsigned i = 0; i < n; i++)
+		ipc_send(barrier_ep, &m, IPC_FOREVER);
+}
+
+/* Batches of events until a limit. */
+static void run_events(struct worker *w)
+{
 	int64_t owed_ps = 0;   /* work still owed (> 0) or done ahead (<= 0), ps */
 	for (;;) {
 		if (end_at && time_ns() >= end_at)
@@ -53,6 +88,15 @@ static uint64_t worker_main(void *arg)
 		w->events += n;
 		__atomic_fetch_add(&counted, n, __ATOMIC_RELAXED);
 	}
+}
+
+/* One thread: the start barrier, then its events (none when the run was
+ * called off); its statistics at the end. */
+static uint64_t worker_main(void *arg)
+{
+	struct worker *w = arg;
+	if (start_barrier() == 0)
+		run_events(w);
 	w->end_ns = time_ns();
 	thread_stats(0, &w->st);
 	return 0;
@@ -76,7 +120,8 @@ static unsigned pct(uint64_t part, uint64_t whole)
 
 int main(int argc, char **argv)
 {
-	uint64_t threads = 4, secs = 10, max_prime = 10000;
+	uint64_t threads = 4, max_prime = 10000;
+	secs = 10;
 	for (int i = 1; i < argc; i += 2) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(argv[i], "--threads") == 0)
@@ -102,8 +147,12 @@ int main(int argc, char **argv)
 	batch = cost_ps ? SYSBENCH_BATCH_PS / cost_ps : 1;
 	if (!batch)
 		batch = 1;
-	uint64_t start = time_ns();
-	end_at = secs ? start + secs * 1000000000ull : 0;
+	barrier_ep = ep_create();
+	if (barrier_ep < 0) {
+		printf("sysbench: the start barrier: %s\n", strerror(barrier_ep));
+		return 1;
+	}
+	parties = (unsigned)threads + 1;
 	uint64_t started = 0;
 	for (; started < threads; started++) {
 		workers[started].tid = thread_create(worker_main, &workers[started], 0);
@@ -112,13 +161,20 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	uint64_t sum = 0, end = start;
+	if (started == threads)
+		start_barrier();
+	else
+		cancel_barrier((unsigned)started);
+	uint64_t sum = 0;
 	for (uint64_t i = 0; i < started; i++) {
 		thread_join(workers[i].tid, NULL, IPC_FOREVER);
 		sum += workers[i].events;
+	}
+	uint64_t start = start_at ? start_at : time_ns(), end = start;
+	for (uint64_t i = 0; i < started; i++)
 		if (workers[i].end_ns > end)
 			end = workers[i].end_ns;
-	}
+	handle_close(barrier_ep);
 	uint64_t rate = end > start ? muldiv64(counted, 100ull * 1000000000ull, end - start) : 0;
 	printf("sysbench cpu: %lu threads, max-prime %lu: %lu.%02lu events/s, %lu.%02lu per thread, "
 	       "%lu events in %lu ms\n", threads, max_prime, rate / 100, rate % 100,
