@@ -18,17 +18,30 @@ No parameter is fitted to the report's samples: the simulated runs come
 from the machine model as it is.
 
 usage: tools/fidelity.py MACHINE KERNEL TABLE RUNS [--threads LIST] [schedsim options...]
-  KERNEL  generic (ule), patched (hmp-report) or any schedsim policy
+  KERNEL  generic (ule with --topology freebsd), patched (hmp-report with
+          --topology freebsd) or any schedsim policy (the report's GENERIC
+          samples are its comparison unless the policy is hmp-something)
   TABLE   tests/data/seed-report/<machine>.table
 Prints a markdown table; --csv prints CSV instead.
 """
+import importlib.util
 import math
+import re
 import os
 import subprocess
 import sys
+from fractions import Fraction
+
+_spec = importlib.util.spec_from_file_location(
+    "placement_classes", os.path.join(os.path.dirname(os.path.abspath(__file__)), "placement-classes.py"))
+placement_classes = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(placement_classes)   # its exact multinomial test
 
 SCHEDSIM = os.environ.get("SCHEDSIM", os.path.join(os.path.dirname(__file__), "..", "build", "schedsim"))
-KERNELS = {"generic": "ule", "patched": "hmp-report"}
+# The report's two kernels: FreeBSD's tree (`--topology freebsd`) under
+# stock ULE, and under the report's hmp (no beyond-the-report switch).
+KERNELS = {"generic": ("ule", ["--topology", "freebsd"]), "patched": ("hmp-report", ["--topology", "freebsd"])}
+RESULT = re.compile(r"^bench: run \d+ of \d+: cpu (\S+), (\d+) threads: ([\d.]+) events/s")
 TABLE_KERNEL = {"generic": "GENERIC", "patched": "hmp(4)"}
 
 
@@ -53,27 +66,23 @@ def report_samples(path, kernel):
 
 
 def simulated(machine, policy, threads, runs, extra):
-    """{threads: [values]} from schedsim's per-run samples."""
+    """{threads: [(placement class, value)]} of schedsim's runs: the value
+    from each run's result line, the class (threads on P-cores, E-cores,
+    LP-E) from its "where" line (tools/placement-classes.py)."""
     args = [SCHEDSIM, "--machine", machine, "--workload", "cpu", "--threads", ",".join(map(str, threads)),
             "--runs", str(runs), "--policy", policy] + extra
     p = subprocess.run(args, capture_output=True, text=True)
     if p.returncode:
         sys.exit("fidelity: %s failed:\n%s" % (" ".join(args), p.stderr[-2000:]))
-    out, cols, inside = {}, [], False
-    for line in p.stdout.split("\n"):
-        if line.startswith("[Policy]"):
-            inside = line.split()[1] == policy
-            continue
-        if not inside:
-            continue
-        parts = line.split()
-        if line.startswith("Use Cores"):
-            cols = [int(x) for x in parts[2:]]
-        elif line.startswith("Sample"):
-            for c, v in zip(cols, parts[2:]):
-                out.setdefault(c, []).append(float(v))
-        elif line.startswith("Min"):
-            inside = False
+    lines = p.stdout.split("\n")
+    values = [float(m.group(3)) for m in (RESULT.match(line) for line in lines) if m and m.group(1) == policy]
+    classes_ = [c for pol, _, c in placement_classes.runs(lines) if pol == policy]
+    counts = [int(m.group(2)) for m in (RESULT.match(line) for line in lines) if m and m.group(1) == policy]
+    if not values or len(values) != len(classes_):
+        sys.exit("fidelity: %s: %d results and %d placement lines" % (" ".join(args), len(values), len(classes_)))
+    out = {}
+    for t, c, v in zip(counts, classes_, values):
+        out.setdefault(t, []).append((c, v))
     return out
 
 
@@ -81,50 +90,6 @@ def median(v):
     s = sorted(v)
     n = len(s)
     return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
-
-
-def classes(values):
-    """Cluster means of values when they form at most 6 clusters separated
-    by more than 1 % of the median, else None."""
-    gap = 0.01 * median(values)
-    s = sorted(values)
-    groups = [[s[0]]]
-    for v in s[1:]:
-        if v - groups[-1][-1] > gap:
-            groups.append([v])
-        else:
-            groups[-1].append(v)
-    if len(groups) > 6:
-        return None
-    return [(sum(g) / len(g), len(g)) for g in groups]
-
-
-def compositions(n, k):
-    """Every way to put n samples in k classes."""
-    if k == 1:
-        yield (n,)
-        return
-    for i in range(n + 1):
-        for rest in compositions(n - i, k - 1):
-            yield (i,) + rest
-
-
-def multinomial_p(counts, probs):
-    """Exact multinomial test: the probability of an outcome no more likely
-    than counts."""
-    n = sum(counts)
-
-    def prob(c):
-        lp = math.lgamma(n + 1)
-        for ci, pi in zip(c, probs):
-            if ci:
-                if pi == 0:
-                    return 0.0
-                lp += ci * math.log(pi) - math.lgamma(ci + 1)
-        return math.exp(lp)
-
-    p0 = prob(counts)
-    return min(1.0, sum(q for q in (prob(c) for c in compositions(n, len(probs))) if q <= p0 * (1 + 1e-9)))
 
 
 def ks_p(a, b):
@@ -146,24 +111,29 @@ def ks_p(a, b):
 
 
 def fit(sim, rep):
-    """(test name, p-value, detail) of rep's samples against sim's."""
-    cl = classes(sim)
-    if cl and len(cl) > 1:
-        means = [m for m, _ in cl]
-        probs = [c / len(sim) for _, c in cl]
-        counts = [0] * len(cl)
+    """(test name, p-value, detail) of the report's samples rep against the
+    simulated runs sim [(class, value)]. With a few placement classes whose
+    values lie apart (each class's median more than 1 % from the next),
+    each report sample is put in the class of nearest median value and the
+    class counts get the exact multinomial test; else the values get the
+    two-sample Kolmogorov-Smirnov test."""
+    by = {}
+    for c, v in sim:
+        by.setdefault(c, []).append(v)
+    cls = sorted(by, key=lambda c: -median(by[c]))
+    meds = [median(by[c]) for c in cls]
+    apart = all(meds[k] - meds[k + 1] > 0.01 * meds[k] for k in range(len(meds) - 1))
+    if len(cls) > 1 and apart and len(cls) <= 6:
+        probs = [Fraction(len(by[c]), len(sim)) for c in cls]
+        counts = [0] * len(cls)
         for v in rep:
-            counts[min(range(len(means)), key=lambda k: abs(v - means[k]))] += 1
-        detail = "classes %s: simulated %s, report %s" % (
-            "/".join("%.1fM" % (m / 1e6) for m in means), "/".join("%.2f" % p for p in probs),
-            "/".join(map(str, counts)))
-        return "multinomial", multinomial_p(counts, probs), detail
-    if cl and len(cl) == 1:
-        # one simulated outcome: the report fits only if every sample is that outcome within 1 %
-        ok = all(abs(v - cl[0][0]) <= 0.01 * cl[0][0] for v in rep)
-        return "one outcome", 1.0 if ok else 0.0, "simulated always %.1fM" % (cl[0][0] / 1e6)
-    d, p = ks_p(sim, rep)
-    return "KS", p, "D %.3f" % d
+            counts[min(range(len(meds)), key=lambda k: abs(v - meds[k]))] += 1
+        detail = "%s: simulated %s, report %s" % (
+            "/".join("%s %.1fM" % (placement_classes.name(c), m / 1e6) for c, m in zip(cls, meds)),
+            "/".join("%.3f" % float(p) for p in probs), "/".join(map(str, counts)))
+        return "multinomial", float(placement_classes.multinomial_p(probs, counts)), detail
+    d, p = ks_p([v for _, v in sim], rep)
+    return "KS", p, "D %.3f; %d placement classes" % (d, len(cls))
 
 
 def main():
@@ -181,8 +151,8 @@ def main():
         extra = extra[:k] + extra[k + 2:]
     rep = report_samples(table, kernel)
     threads = threads or sorted(rep)
-    policy = KERNELS.get(kernel, kernel)
-    sim = simulated(machine, policy, threads, runs, extra)
+    policy, more = KERNELS.get(kernel, (kernel, []))
+    sim = simulated(machine, policy, threads, runs, more + extra)
     if csv:
         print("threads,sim median,sim min,sim max,report median,report min,report max,test,p,detail")
     else:
@@ -190,8 +160,9 @@ def main():
               % runs)
         print("| ---: | --- | --- | --- | ---: | --- |")
     for t in threads:
-        s, r = sim[t], rep[t]
-        test, p, detail = fit(s, r)
+        r = rep[t]
+        test, p, detail = fit(sim[t], r)
+        s = [v for _, v in sim[t]]
         if csv:
             print("%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%s,%.4f,%s" % (t, median(s), min(s), max(s), median(r), min(r),
                                                                   max(r), test, p, detail))
