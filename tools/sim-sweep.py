@@ -58,6 +58,8 @@ def summary(paths):
     0.99 x ule, the worst hmp/oracle median and run."""
     for path in paths:
         rows = [line.strip().split(",") for line in open(path) if line.strip()]
+        if not rows:
+            continue
         wl = rows[0][0]
         lower = wl in LOWER_IS_BETTER
         vals = [(int(r[1]), float(r[2]), r[3], r[4]) for r in rows if r[2] != "-"]

@@ -96,7 +96,8 @@ static int64_t lowest_value(const struct cpu_search *s, int cpu, int l, int shar
 static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search *s,
 			     struct cpu_search_res *r, struct best_key *best, struct best_sum *sum)
 {
-	int load[SMT_LEAF_MAX], n = 0, in_leaf = 0;
+	int load[SMT_LEAF_MAX], n = 0, in_leaf = 0, returning = 0;
+	uint64_t now = sched_plat_ticks();
 	int smt = (cg->cg_flags & CG_FLAG_THREAD) && cg->cg_count <= SMT_LEAF_MAX;
 	*sum = (struct best_sum){ 0 };
 	r->csr_cpu = -1;
@@ -107,6 +108,7 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 				int l = tdq_load_of(c) - (s->cs_running && c == s->cs_prefer);
 				load[n++] = l;
 				in_leaf += l;
+				returning += s->cs_free_pri < 0 && s->cs_mode.latency && hmp_returning(c, now);
 			}
 	int i = n;
 	for (int c = cg->cg_last; c >= cg->cg_first; c--) {
@@ -114,7 +116,10 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 			continue;
 		SCHED_COST(cpus, 1);
 		int l = smt ? load[--i] : tdq_load_of(c) - (s->cs_running && c == s->cs_prefer);
-		int64_t v = lowest_value(s, c, l, smt && in_leaf > l);
+		/* shared: a sibling is busy, or (a batch thread's search) an
+		 * interactive thread is coming back to one (hmp_core_reserved) */
+		int siblings_returning = returning - (returning && hmp_returning(c, now));
+		int64_t v = lowest_value(s, c, l, smt && (in_leaf > l || siblings_returning > 0));
 		sum->total += v;
 		sum->threads += l;
 		if (l > s->cs_load || !cpuset_isset(s->cs_mask, (unsigned)c))

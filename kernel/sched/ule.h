@@ -59,6 +59,8 @@ struct tdq {
 	int tdq_idle_seen;                     /* switch count the idle loop last saw */
 	uint64_t tdq_pull_tick;                /* tick of its last up-migration scan, 0 after a
 						  switch (own CPU only, under its lock or idle) */
+	uint64_t tdq_interact_tick;            /* tick an interactive thread last slept from here
+						  (0: never; own CPU, under its lock) */
 	struct runq tdq_realtime, tdq_timeshare, tdq_idle;
 	struct sched_stats tdq_stats;
 } __attribute__((aligned(64)));
@@ -222,6 +224,16 @@ int hmp_may_steal(const struct search_mode *mode, int self);
  * narrows *mask to its fastest CPUs (when that leaves some and drops
  * some); returns 1 if it did. */
 int hmp_class_mask(const struct search_mode *mode, const struct td_sched *ts, struct cpuset *mask);
+/* kern.sched.hmp.latency: 1 if an SMT sibling of cpu (not cpu itself)
+ * is idle and an interactive thread slept from it within the last slice:
+ * it is coming back, and a batch thread on cpu would halve its speed (a
+ * render loop's P-core taken by a hog while it waited for its next frame).
+ * Such a cpu counts as shared for a batch thread's placement and does not
+ * pull a thread up (hmp_upmigrate_pull). Lock-free. */
+int hmp_core_reserved(int cpu);
+/* 1 if cpu is idle and an interactive thread slept from it within the
+ * last slice (tdq_interact_tick; now in ticks). Lock-free. */
+int hmp_returning(int cpu, uint64_t now);
 /* kern.sched.primary: the primary CPUs of mask in *out (performance: the
  * highest capacity; efficiency: the others; or the configured list);
  * 0 (and *out untouched) when no primary domain is set. */

@@ -58,6 +58,28 @@ int64_t hmp_sw_best = 1;
  * (ULE's score) counts a CPU whose threads it would all preempt as free,
  * so it gets the fastest CPU before batch threads do. */
 int64_t hmp_sw_latency = 1;
+/* See ule.h. */
+int hmp_returning(int cpu, uint64_t now)
+{
+	uint64_t t = __atomic_load_n(&tdq_cpu(cpu)->tdq_interact_tick, __ATOMIC_RELAXED);
+	return t && now - t <= (uint64_t)sched_slice && tdq_load_of(cpu) == 0;
+}
+
+/* See ule.h. */
+int hmp_core_reserved(int cpu)
+{
+	struct search_mode mode = search_mode_now();
+	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
+	if (!mode.hmp || !mode.best || !mode.latency || !cg || !(cg->cg_flags & CG_FLAG_THREAD))
+		return 0;
+	uint64_t now = sched_plat_ticks();
+	SCHED_COST(cpus, cg->cg_count);
+	for (int c = cg->cg_first; c <= cg->cg_last; c++)
+		if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) && hmp_returning(c, now))
+			return 1;
+	return 0;
+}
+
 /* kern.sched.hmp.perf0: what HFI perf 0 means. HMP_PERF0_SDM (Intel SDM):
  * perf 0 with ee > 0 is "avoid for performance" — used only as overflow,
  * once every CPU with perf > 0 has a thread — and perf 0 with ee 0 is
@@ -275,7 +297,7 @@ void hmp_upmigrate_pull(int self)
 	uint64_t now = sched_plat_ticks();
 	struct tdq *own = tdq_cpu(self);
 	if (!mode.hmp || !__atomic_load_n(&hmp_upmigrate, __ATOMIC_RELAXED) ||
-	    tdq_load_of(self) > 0 || hmp_avoid(self) ||
+	    tdq_load_of(self) > 0 || hmp_avoid(self) || hmp_core_reserved(self) ||
 	    (own->tdq_pull_tick && now - own->tdq_pull_tick < HMP_PULL_TICKS))
 		return;
 	own->tdq_pull_tick = now;

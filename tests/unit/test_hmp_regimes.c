@@ -336,6 +336,51 @@ static void test_latency_sensitive_thread_values_its_own_speed(void **state)
 	}
 }
 
+/* Sweeps (frames on the i7-1370P model at 7-8 threads, the barrier start:
+ * 0.94 x ULE): while the renderer waited for its next frame its P core
+ * looked idle, and a hog was placed, stolen or pulled up to the other SMT
+ * thread; the renderer then ran at the shared speed. Within a slice of an
+ * interactive thread sleeping from a CPU, that CPU's siblings count as
+ * shared for batch threads and do not pull threads up. */
+static void test_core_of_a_returning_interactive_thread_is_kept(void **state)
+{
+	(void)state;
+	for (int on = 0; on <= 1; on++) {
+		ut_hybrid(UT_I7, 0);
+		hmp_sw_latency = on;
+		for (int c = 0; c < 12; c += 2)
+			if (c != 4) {
+				struct cpuset one = ut_only(c);
+				place_on(c / 2, &one);                 /* a hog on five P cores */
+			}
+		struct cpuset p4 = ut_only(4);
+		place_on(10, &p4);
+		spt.self = 4;
+		th[10].ts_runtime = 1u << SCHED_TICK_SHIFT;
+		th[10].ts_slptime = 100u << SCHED_TICK_SHIFT;
+		sched_priority(&th[10]);
+		assert_true(th[10].ts_pri <= PRI_MAX_INTERACT);
+		assert_null(sched_switch(&th[10], SCHED_SW_SLEEP));   /* it sleeps from CPU 4 */
+		spt.self = 0;
+		struct cpuset not4;
+		cpuset_zero(&not4);
+		for (unsigned c = 0; c < 20; c++)
+			if (c != 4)
+				cpuset_set(&not4, c);
+		int cpu = place_on(11, &not4);                 /* a batch hog */
+		if (!on) {
+			assert_int_equal(cpu, 5);
+			continue;
+		}
+		assert_true(cpu >= 12);                        /* an idle E-core, not CPU 5 */
+		spt.self = 5;
+		sched_idle(5);                                 /* idle CPU 5 does not pull it up */
+		assert_false(th[11].ts_flags & TSF_PICKCPU);
+		spt.self = 0;
+	}
+	hmp_sw_latency = 1;
+}
+
 /* Found by the property run (schedsim --properties): 1 P core x 2 with
  * a second thread worth 0.48 of the first, four E-cores at 0.34 (perf 86
  * against 255), as generated machine 29. */
@@ -402,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_latency_sensitive_thread_gets_the_fastest_cpu),
 		cmocka_unit_test(test_latency_sensitive_thread_leaves_an_idle_e_core),
 		cmocka_unit_test(test_latency_sensitive_thread_values_its_own_speed),
+		cmocka_unit_test(test_core_of_a_returning_interactive_thread_is_kept),
 		cmocka_unit_test(test_upmigration_to_a_sibling_that_adds_more),
 		cmocka_unit_test(test_upmigration_for_a_small_gain),
 	};
