@@ -128,7 +128,8 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 				cur->ts_slptick = 0;
 			requeue_current(tdq, cur, preempted, pickcpu, move_to, now_ns);
 		} else {
-			if (cur->ts_class == SCHED_CLASS_TIMESHARE && cur->ts_pri <= PRI_MAX_INTERACT)
+			if (cur->ts_class == SCHED_CLASS_TIMESHARE && cur->ts_pri <= PRI_MAX_INTERACT &&
+			    sched_thread_pctcpu(cur) >= HMP_RESERVE_PCTCPU)
 				__atomic_store_n(&tdq->tdq_interact_tick, sched_plat_ticks(), __ATOMIC_RELAXED);
 			tdq_load_rem(tdq, cur);
 			cur->ts_state = SCHED_TS_INACTIVE;

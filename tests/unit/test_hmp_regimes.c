@@ -309,6 +309,33 @@ static void test_latency_sensitive_thread_leaves_an_idle_e_core(void **state)
 	hmp_sw_latency = 1;
 }
 
+/* Sweeps (schbench on the i7-1370P model at 36-40 threads: 0.97 x ULE):
+ * with most threads interactive, each counted any CPU running a worse
+ * priority as free and they crowded the P-cores preempting each other.
+ * Only a CPU running nothing but batch threads counts as free: with every
+ * P CPU running an interactive thread, the next goes to an idle E-core. */
+static void test_latency_frees_only_batch_cpus(void **state)
+{
+	(void)state;
+	ut_hybrid(UT_I7, 0);
+	for (int k = 0; k < 12; k++) {
+		struct cpuset one = ut_only(k);
+		place_on(k, &one);
+		int old = th[k].ts_pri;
+		th[k].ts_runtime = 10u << SCHED_TICK_SHIFT;
+		th[k].ts_slptime = 20u << SCHED_TICK_SHIFT;   /* interactive, score 25 */
+		sched_priority(&th[k]);
+		assert_true(th[k].ts_pri <= PRI_MAX_INTERACT);
+		tdq_running_prichange(tdq_cpu(k), &th[k], old);
+	}
+	spt.self = 0;
+	sched_thread_init(&th[30], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
+	th[30].ts_slptime = 100u << SCHED_TICK_SHIFT;       /* more interactive: score 0 */
+	sched_add(&th[30], 0);
+	assert_true(th[30].ts_pri < th[0].ts_pri);
+	assert_true(th[30].ts_cpu >= 12);
+}
+
 /* Sweeps (frames on the i7-1370P model at 21..40 threads: 0.37 x ULE
  * once the local preference no longer kept the renderer where it woke):
  * every CPU running a batch hog, the search valued what each CPU adds, so
@@ -336,48 +363,58 @@ static void test_latency_sensitive_thread_values_its_own_speed(void **state)
 	}
 }
 
+/* Five P cores run a hog each; an interactive thread (a third of a CPU if
+ * busy, else a poller's share) has just slept from CPU 4; a batch hog that
+ * may not use CPU 4 is placed: returns its CPU. */
+static int hog_beside_a_sleeper(int latency, int busy)
+{
+	ut_hybrid(UT_I7, 0);
+	hmp_sw_latency = latency;
+	for (int c = 0; c < 12; c += 2)
+		if (c != 4) {
+			struct cpuset one = ut_only(c);
+			place_on(c / 2, &one);
+		}
+	struct cpuset p4 = ut_only(4);
+	place_on(10, &p4);
+	spt.self = 4;
+	th[10].ts_runtime = 1u << SCHED_TICK_SHIFT;
+	th[10].ts_slptime = 100u << SCHED_TICK_SHIFT;
+	th[10].ts_ftick = spt.ticks;
+	spt_advance(300);
+	th[10].ts_ltick = spt.ticks;
+	th[10].ts_ticks = (busy ? 100u : 3u) << SCHED_TICK_SHIFT;   /* 33 % or 1 % of 300 ticks */
+	sched_priority(&th[10]);
+	assert_true(th[10].ts_pri <= PRI_MAX_INTERACT);
+	assert_true((sched_thread_pctcpu(&th[10]) >= HMP_RESERVE_PCTCPU) == busy);
+	assert_null(sched_switch(&th[10], SCHED_SW_SLEEP));   /* it sleeps from CPU 4 */
+	spt.self = 0;
+	struct cpuset not4;
+	cpuset_zero(&not4);
+	for (unsigned c = 0; c < 20; c++)
+		if (c != 4)
+			cpuset_set(&not4, c);
+	return place_on(11, &not4);
+}
+
 /* Sweeps (frames on the i7-1370P model at 7-8 threads, the barrier start:
  * 0.94 x ULE): while the renderer waited for its next frame its P core
  * looked idle, and a hog was placed, stolen or pulled up to the other SMT
  * thread; the renderer then ran at the shared speed. Within a slice of an
  * interactive thread sleeping from a CPU, that CPU's siblings count as
- * shared for batch threads and do not pull threads up. */
+ * shared for batch threads and do not pull threads up — if it uses a
+ * tenth of a CPU or more (a shell waking to poll keeps nothing). */
 static void test_core_of_a_returning_interactive_thread_is_kept(void **state)
 {
 	(void)state;
-	for (int on = 0; on <= 1; on++) {
-		ut_hybrid(UT_I7, 0);
-		hmp_sw_latency = on;
-		for (int c = 0; c < 12; c += 2)
-			if (c != 4) {
-				struct cpuset one = ut_only(c);
-				place_on(c / 2, &one);                 /* a hog on five P cores */
-			}
-		struct cpuset p4 = ut_only(4);
-		place_on(10, &p4);
-		spt.self = 4;
-		th[10].ts_runtime = 1u << SCHED_TICK_SHIFT;
-		th[10].ts_slptime = 100u << SCHED_TICK_SHIFT;
-		sched_priority(&th[10]);
-		assert_true(th[10].ts_pri <= PRI_MAX_INTERACT);
-		assert_null(sched_switch(&th[10], SCHED_SW_SLEEP));   /* it sleeps from CPU 4 */
-		spt.self = 0;
-		struct cpuset not4;
-		cpuset_zero(&not4);
-		for (unsigned c = 0; c < 20; c++)
-			if (c != 4)
-				cpuset_set(&not4, c);
-		int cpu = place_on(11, &not4);                 /* a batch hog */
-		if (!on) {
-			assert_int_equal(cpu, 5);
-			continue;
-		}
-		assert_true(cpu >= 12);                        /* an idle E-core, not CPU 5 */
-		spt.self = 5;
-		sched_idle(5);                                 /* idle CPU 5 does not pull it up */
-		assert_false(th[11].ts_flags & TSF_PICKCPU);
-		spt.self = 0;
-	}
+	assert_int_equal(hog_beside_a_sleeper(0, 1), 5);       /* latency off: the idle sibling */
+	assert_int_equal(hog_beside_a_sleeper(1, 0), 5);       /* a poller keeps nothing */
+	int cpu = hog_beside_a_sleeper(1, 1);
+	assert_true(cpu >= 12);                                /* an idle E-core, not CPU 5 */
+	spt.self = 5;
+	sched_idle(5);                                         /* idle CPU 5 does not pull it up */
+	assert_false(th[11].ts_flags & TSF_PICKCPU);
+	spt.self = 0;
 	hmp_sw_latency = 1;
 }
 
@@ -447,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_latency_sensitive_thread_gets_the_fastest_cpu),
 		cmocka_unit_test(test_latency_sensitive_thread_leaves_an_idle_e_core),
 		cmocka_unit_test(test_latency_sensitive_thread_values_its_own_speed),
+		cmocka_unit_test(test_latency_frees_only_batch_cpus),
 		cmocka_unit_test(test_core_of_a_returning_interactive_thread_is_kept),
 		cmocka_unit_test(test_upmigration_to_a_sibling_that_adds_more),
 		cmocka_unit_test(test_upmigration_for_a_small_gain),
