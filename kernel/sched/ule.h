@@ -224,18 +224,12 @@ int hmp_may_steal(const struct search_mode *mode, int self);
  * narrows *mask to its fastest CPUs (when that leaves some and drops
  * some); returns 1 if it did. */
 int hmp_class_mask(const struct search_mode *mode, const struct td_sched *ts, struct cpuset *mask);
-/* kern.sched.hmp.latency: 1 if an SMT sibling of cpu (not cpu itself)
- * is idle and an interactive thread that uses a tenth of a CPU or more
- * (HMP_RESERVE_PCTCPU; not a shell waking to poll) slept from it within
- * the last slice:
- * it is coming back, and a batch thread on cpu would halve its speed (a
- * render loop's P-core taken by a hog while it waited for its next frame).
- * Such a cpu counts as shared for a batch thread's placement and does not
- * pull a thread up (hmp_upmigrate_pull). Lock-free. */
-int hmp_core_reserved(int cpu);
+/* kern.sched.hmp.latency: 1 if cpu is idle and an interactive thread
+ * using HMP_RESERVE_PCTCPU or more of a CPU slept from it within the last
+ * slice (tdq_interact_tick, set by sched_switch; now in ticks): it is
+ * coming back, so its SMT siblings are kept from batch threads
+ * (hmp_search.c, hmp_upmigrate_pull). Lock-free. */
 #define HMP_RESERVE_PCTCPU 1000   /* hundredths of a percent: 10 % */
-/* 1 if cpu is idle and an interactive thread slept from it within the
- * last slice (tdq_interact_tick; now in ticks). Lock-free. */
 int hmp_returning(int cpu, uint64_t now);
 /* kern.sched.primary: the primary CPUs of mask in *out (performance: the
  * highest capacity; efficiency: the others; or the configured list);

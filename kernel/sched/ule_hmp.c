@@ -65,8 +65,15 @@ int hmp_returning(int cpu, uint64_t now)
 	return t && now - t <= (uint64_t)sched_slice && tdq_load_of(cpu) == 0;
 }
 
-/* See ule.h. */
-int hmp_core_reserved(int cpu)
+/* kern.sched.hmp.latency: 1 if an SMT sibling of cpu (not cpu itself) is
+ * idle and an interactive thread that uses a tenth of a CPU or more
+ * (HMP_RESERVE_PCTCPU; not a shell waking to poll) slept from it within
+ * the last slice (hmp_returning): it is coming back, and a batch thread on
+ * cpu would halve its speed (a render loop's P-core taken by a hog while it
+ * waited for its next frame). Such a cpu does not pull a thread up here;
+ * the searches count it as shared for batch threads (hmp_search.c).
+ * Lock-free. */
+static int hmp_core_reserved(int cpu)
 {
 	struct search_mode mode = search_mode_now();
 	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
