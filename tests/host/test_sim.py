@@ -66,8 +66,10 @@ CPU_UNIT = Decimal("8190918.87")
 
 
 def test_same_command_same_output(ctx):
+    # hackbench with 200 loops: 50 ms runs (the default's 5 ms are a few of
+    # the value's 1 ms steps, so two seeds could print the same samples)
     for wl, threads, opts in (("cpu", "4,9", ["--time", "1"]), ("pgbench", "4,7", ["--time", "1", "--server-us", "400"]),
-                              ("hackbench", "2", [])):
+                              ("hackbench", "2", ["--loops", "200"])):
         args = ["--workload", wl, *SMALL, "--threads", threads, *opts]
         a = schedsim(ctx, *args)
         b = schedsim(ctx, *args)
