@@ -6,7 +6,8 @@ hmp/oracle median, hmp worst run/oracle median, ule/oracle median (percent,
 schedsim's own ratios of the workload's value: for make and hackbench,
 lower is better).
 
-usage: tools/sim-sweep.py MACHINE MAX WORKLOAD RUNS [schedsim options...]
+usage: tools/sim-sweep.py MACHINE MAX|LIST WORKLOAD RUNS [schedsim options...]
+       (MAX: every thread count 1..MAX; LIST: those, e.g. 1,2,4,8)
        tools/sim-sweep.py --summary CSV...   (a markdown row per file)
 """
 import os
@@ -34,11 +35,11 @@ def table(lines, title):
     return out
 
 
-def sweep(machine, top, workload, runs, extra):
+def sweep(machine, counts_wanted, workload, runs, extra):
     """The CSV rows, 16 thread counts per schedsim call."""
     rows = {}
-    for start in range(1, top + 1, 16):
-        counts = ",".join(str(x) for x in range(start, min(top, start + 15) + 1))
+    for start in range(0, len(counts_wanted), 16):
+        counts = ",".join(str(x) for x in counts_wanted[start:start + 16])
         args = [SCHEDSIM, "--machine", machine, "--workload", workload, "--threads", counts,
                 "--runs", str(runs), "--policy", "ule,hmp,oracle"] + extra
         p = subprocess.run(args, capture_output=True, text=True)
@@ -83,7 +84,9 @@ def main():
         return
     if len(sys.argv) < 5:
         sys.exit(__doc__)
-    sweep(sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5:])
+    top = sys.argv[2]
+    counts = [int(x) for x in top.split(",")] if "," in top else list(range(1, int(top) + 1))
+    sweep(sys.argv[1], counts, sys.argv[3], int(sys.argv[4]), sys.argv[5:])
 
 
 if __name__ == "__main__":
