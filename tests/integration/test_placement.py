@@ -79,7 +79,7 @@ def test_placement_i7(ctx):
     cpus = ",".join("%d,%d" % (2 * c, 2 * c + 1) for c in victims)
     m.command("hfi throttle %s perf=0" % cpus)
     m.command("sleep 100", timeout=60)
-    now = running(m.command("ps", timeout=60))
+    now = placed(m.command("ps", timeout=60))
     check(len(now) == 4 and all(c // 2 not in victims for c in now.values()),
           "threads still on throttled cores %r 100 ms later: %r" % (victims, now))
     m.command("sleep 1000", timeout=120)
