@@ -444,10 +444,12 @@ debug: all
 	tools/qemu-run.sh --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
 	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
 
+# The build uses every host CPU; TEST_JOBS QEMU test modules run at once.
+TEST_JOBS ?= 2
 test: deps
-	@$(MAKE) --no-print-directory build-test
+	@$(MAKE) --no-print-directory -j$$(nproc) build-test
 	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" \
-	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) $(if $(T),-k "$(T)")
+	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) -j $(TEST_JOBS) $(if $(T),-k "$(T)")
 
 # One benchmark plan, headless: `bench $(BENCH)` in the shell, the serial log
 # and the CSV/PNG files of its CSV blocks in $(BENCH_OUT) (docs/bench.md).

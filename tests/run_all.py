@@ -7,6 +7,8 @@ tests (cmocka binaries), fuzz harnesses, host Python tests
 Exit status 1 if anything failed.
 
   -k PATTERN   run only tests whose name contains PATTERN
+  -j N         QEMU test modules at once (default 2), each in a child
+               runner (--module FILE); results print in module order
 """
 import argparse
 import importlib.util
@@ -180,42 +182,88 @@ class Context:
             m.close()
 
 
-def run_integration(build, results, pattern):
+def integration_modules():
+    """The QEMU test modules, tests/integration/test_*.py, by name."""
+    idir = os.path.join(ROOT, "tests", "integration")
+    return sorted(f for f in os.listdir(idir) if f.startswith("test_") and f.endswith(".py"))
+
+
+def run_module(build, fname, results, pattern):
+    """The tests of one QEMU test module in file order, in this process."""
     log_dir = os.path.join(build, "test-logs")
     os.makedirs(log_dir, exist_ok=True)
-    idir = os.path.join(ROOT, "tests", "integration")
-    for fname in sorted(os.listdir(idir)):
-        if not (fname.startswith("test_") and fname.endswith(".py")):
+    spec = importlib.util.spec_from_file_location(fname[:-3], os.path.join(ROOT, "tests", "integration", fname))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    tests = [(n, f) for n, f in vars(mod).items() if n.startswith("test_") and callable(f)]
+    tests.sort(key=lambda t: t[1].__code__.co_firstlineno)
+    shared = None   # a module may share one booted machine: setup(ctx) -> Machine
+    for tname, func in tests:
+        name = "qemu/%s/%s" % (fname[:-3], tname)
+        if pattern and pattern not in name:
             continue
-        spec = importlib.util.spec_from_file_location(fname[:-3], os.path.join(idir, fname))
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        tests = [(n, f) for n, f in vars(mod).items() if n.startswith("test_") and callable(f)]
-        tests.sort(key=lambda t: t[1].__code__.co_firstlineno)
-        shared = None   # a module may share one booted machine: setup(ctx) -> Machine
-        for tname, func in tests:
-            name = "qemu/%s/%s" % (fname[:-3], tname)
-            if pattern and pattern not in name:
-                continue
-            ctx = Context(build, log_dir, "%s.%s" % (fname[:-3], tname))
-            start = time.monotonic()
-            try:
-                if func.__code__.co_argcount == 2:
-                    if shared is None:
-                        shared_ctx = Context(build, log_dir, fname[:-3] + ".shared")
-                        shared = (shared_ctx, mod.setup(shared_ctx))
-                    func(ctx, shared[1])
-                else:
-                    func(ctx)
-                results.ok(name, time.monotonic() - start)
-            except qemu.TestFailure as e:
-                results.fail(name, str(e))
-            except Exception:
-                results.fail(name, traceback.format_exc())
-            finally:
-                ctx.close()
-        if shared:
-            shared[0].close()
+        ctx = Context(build, log_dir, "%s.%s" % (fname[:-3], tname))
+        start = time.monotonic()
+        try:
+            if func.__code__.co_argcount == 2:
+                if shared is None:
+                    shared_ctx = Context(build, log_dir, fname[:-3] + ".shared")
+                    shared = (shared_ctx, mod.setup(shared_ctx))
+                func(ctx, shared[1])
+            else:
+                func(ctx)
+            results.ok(name, time.monotonic() - start)
+        except qemu.TestFailure as e:
+            results.fail(name, str(e))
+        except Exception:
+            results.fail(name, traceback.format_exc())
+        finally:
+            ctx.close()
+    if shared:
+        shared[0].close()
+
+
+def run_module_child(build, fname, pattern):
+    """One module in a child runner (--module); returns its printed lines,
+    'ok NAME (Ns)' and 'FAIL NAME' with indented reasons, and its status."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--build", build, "--module", fname]
+    p = subprocess.run(cmd + (["-k", pattern] if pattern else []), capture_output=True, text=True)
+    return p.stdout, p.returncode, p.stderr
+
+
+def collect(results, name, out, status, err):
+    """Adds a child runner's printed results to results; a child that died
+    without saying why fails under name."""
+    lines = out.splitlines()
+    seen = 0
+    for i, line in enumerate(lines):
+        m = re.match(r"(ok|FAIL) +(\S+)(?: \(([\d.]+)s\))?$", line)
+        if not m or "/" not in m.group(2):
+            continue
+        seen += 1
+        if m.group(1) == "ok":
+            results.ok(m.group(2), float(m.group(3)) if m.group(3) else None)
+        else:
+            why = []
+            for l in lines[i + 1:]:
+                if not l.startswith("     "):
+                    break
+                why.append(l[5:])
+            results.fail(m.group(2), "\n".join(why))
+    if status not in (0, 1) or (status == 1 and "FAIL " not in out):
+        results.fail(name, "runner exit status %d:\n%s" % (status, (out + err)[-3000:]))
+
+
+def run_integration(build, results, pattern, jobs):
+    """Every QEMU test module, up to jobs modules at once, each in its own
+    runner process; a module's results print when it ends. A module's tests
+    run in order in one process (they may share a booted machine); each
+    QEMU boots from a private copy of the image (tools/qemu-run.sh)."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        runs = [(f, pool.submit(run_module_child, build, f, pattern)) for f in integration_modules()]
+        for fname, fut in runs:
+            collect(results, "qemu/" + fname[:-3], *fut.result())
 
 
 def main():
@@ -225,8 +273,13 @@ def main():
     ap.add_argument("--fuzz", default="")
     ap.add_argument("--fuzz-iter", type=int, default=20000)
     ap.add_argument("-k", dest="pattern", default="")
+    ap.add_argument("-j", dest="jobs", type=int, default=2, help="QEMU test modules at once")
+    ap.add_argument("--module", help="run one QEMU test module only (the child runner)")
     args = ap.parse_args()
     results = Results()
+    if args.module:
+        run_module(os.path.abspath(args.build), args.module, results, args.pattern)
+        return 1 if results.failed else 0
     print("== repository checks", flush=True)
     run_repo_checks(results, args.pattern)
     print("== host unit tests", flush=True)
@@ -238,7 +291,7 @@ def main():
     print("== host Python tests", flush=True)
     run_host(os.path.abspath(args.build), results, args.pattern)
     print("== QEMU integration tests", flush=True)
-    run_integration(os.path.abspath(args.build), results, args.pattern)
+    run_integration(os.path.abspath(args.build), results, args.pattern, args.jobs)
     if results.failed:
         print("failed: " + ", ".join(results.failed))
     print("%d passed, %d failed%s" % (results.passed, len(results.failed),

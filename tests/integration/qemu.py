@@ -21,7 +21,7 @@ class TestFailure(Exception):
 
 class Machine:
     def __init__(self, name, log_dir, smp=None, mem=None, run=None, cmdline=None,
-                 iso=None, esp=None, monitor=False, reboot=False, machine_file=None,
+                 iso=None, esp=None, reboot=False, machine_file=None,
                  machine_check=True, qemu_run_args=()):
         """smp/mem: QEMU's CPUs and memory; without them the machine file's,
         or 1 CPU and 512M when there is no machine file. machine_file: a file
@@ -31,7 +31,11 @@ class Machine:
         --no-ps2, --no-serial-input, --vga WxH)."""
         self.name = name
         self.log_path = os.path.join(log_dir, name + ".log")
-        self.monitor_path = os.path.join("/tmp", "mosaic-mon-%d-%s.sock" % (os.getpid(), name)) if monitor else None
+        # Every machine has a monitor socket: a test may drive it, and a
+        # timeout reads where each CPU is (hang_report).
+        self.monitor_path = os.path.join("/tmp", "mosaic-mon-%d-%s.sock" % (os.getpid(), name))
+        self.kernel_elf = os.path.join(os.path.dirname(os.path.abspath(esp)) if esp else
+                                       os.path.join(ROOT, "build"), "kernel.elf")
         if not machine_file:
             smp, mem = smp or 1, mem or "512M"
         args = [os.path.join(ROOT, "tools/qemu-run.sh")]
@@ -51,8 +55,7 @@ class Machine:
             args += ["--run", run]
         if cmdline:
             args += ["--cmdline", cmdline]
-        if self.monitor_path:
-            args += ["--monitor", self.monitor_path]
+        args += ["--monitor", self.monitor_path]
         if reboot:
             args += ["--allow-reboot"]
         args += list(qemu_run_args)
@@ -101,8 +104,8 @@ class Machine:
                 raise TestFailure("QEMU exited (status %s) before %r appeared; output ends:\n%s"
                                   % (self.proc.returncode, pattern, self.tail()))
             if time.monotonic() > deadline:
-                raise TestFailure("timed out after %ds waiting for %r; output ends:\n%s"
-                                  % (timeout, pattern, self.tail()))
+                raise TestFailure("timed out after %ds waiting for %r; output ends:\n%s%s"
+                                  % (timeout, pattern, self.tail(), self.hang_report()))
             time.sleep(0.05)
 
     def wait_prompt(self, timeout=BOOT_TIMEOUT):
@@ -125,7 +128,7 @@ class Machine:
             return self.output[start:self.pos - len(prompt)]
 
     def monitor(self, cmd):
-        """One QEMU monitor command (needs monitor=True)."""
+        """One QEMU monitor command."""
         deadline = time.monotonic() + 10
         while not os.path.exists(self.monitor_path):
             if time.monotonic() > deadline:
@@ -160,11 +163,42 @@ class Machine:
                 data += chunk
             return data.decode("latin-1")
 
+    def hang_report(self):
+        """Where each vCPU is, for a failure message after a timeout: its RIP
+        and, inside the kernel, the function and line (addr2line on the
+        kernel ELF). The monitor's full register dump goes to the log."""
+        if self.proc.poll() is not None or not os.path.exists(self.monitor_path):
+            return ""
+        try:
+            regs = self.monitor_query("info registers -a")
+        except (OSError, TestFailure) as e:
+            return "\n(no register dump: %s)" % e
+        with self.lock:
+            self.log.write("\n==== hang report: info registers -a ====\n" + regs + "\n")
+            self.log.flush()
+        rips = re.findall(r"RIP=([0-9a-f]{16})", regs)
+        if not rips:
+            return "\n(no register dump from the monitor)"
+        where = ["?"] * len(rips)
+        if os.path.exists(self.kernel_elf):   # -a: each address, then its (inlined) frames
+            try:
+                p = subprocess.run(["addr2line", "-a", "-i", "-f", "-s", "-e", self.kernel_elf] +
+                                   ["0x" + r for r in rips], capture_output=True, text=True, timeout=20)
+                blocks = re.split(r"^0x[0-9a-f]+\n", p.stdout, flags=re.M)[1:]
+                where = [" < ".join("%s %s" % (f, l) for f, l in zip(b.splitlines()[::2], b.splitlines()[1::2]))
+                         for b in blocks]
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        return "\nwhere the CPUs are (QEMU monitor, %s):\n%s" % (
+            os.path.basename(self.log_path),
+            "\n".join("  cpu %d: RIP %s %s" % (i, r, w) for i, (r, w) in enumerate(zip(rips, where))))
+
     def wait_exit(self, timeout=BOOT_TIMEOUT):
         try:
             rc = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            raise TestFailure("QEMU still running after %ds; output ends:\n%s" % (timeout, self.tail()))
+            raise TestFailure("QEMU still running after %ds; output ends:\n%s%s"
+                              % (timeout, self.tail(), self.hang_report()))
         self.reader.join(5)
         return rc
 
@@ -181,5 +215,5 @@ class Machine:
                 self.proc.wait()
         self.reader.join(2)
         self.log.close()
-        if self.monitor_path and os.path.exists(self.monitor_path):
+        if os.path.exists(self.monitor_path):
             os.unlink(self.monitor_path)

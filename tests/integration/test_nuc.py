@@ -44,7 +44,7 @@ def colours_in_rows(ppm, y0, y1):
 
 
 def boot_at(ctx, mode, cells, font):
-    m = ctx.machine(machine_file="small-hybrid", monitor=True, cmdline="video=" + mode,
+    m = ctx.machine(machine_file="small-hybrid", cmdline="video=" + mode,
                     qemu_run_args=["--vga", "3840x2160"])
     mm = m.expect(r"graphics: switched to mode (\d+), %s: the requested mode" % mode, timeout=120)
     assert mm.group(1) != "0", mm.group(0)

@@ -7,7 +7,7 @@ from qemu import PROMPT, TestFailure
 
 
 def setup(ctx):
-    m = ctx.machine(smp=4, monitor=True, cmdline='test.word="two words" flag panic=exti sched=of')
+    m = ctx.machine(smp=4, cmdline='test.word="two words" flag panic=exti sched=of')
     m.wait_prompt()
     return m
 

@@ -13,7 +13,7 @@ BENCH_LINE = "bench cpu --threads 2 --runs 1 --time 1"
 
 
 def setup(ctx):
-    m = ctx.machine(iso=os.path.join(ctx.build, "mosaic.iso"), esp=None, smp=2, monitor=True,
+    m = ctx.machine(iso=os.path.join(ctx.build, "mosaic.iso"), esp=None, smp=2,
                     qemu_run_args=["--usb-kbd", "--no-ps2", "--no-serial-input"])
     m.expect(r"ps2kbd: no i8042 controller", timeout=180)
     m.expect(r"usb: \S+ port \d+: 0627:0001, \w+ speed, class 3, keyboard", timeout=60)
