@@ -81,7 +81,7 @@ static int64_t lowest_value(const struct cpu_search *s, int cpu, int l, int shar
 {
 	const struct search_mode *m = &s->cs_mode;
 	int free = l == 0 ||
-		   (s->cs_free_pri >= 0 && sched_cpu_lowpri(cpu) > s->cs_free_pri);
+		   (s->cs_free_pri >= 0 && sched_cpu_lowpri(cpu) > s->cs_free_pri && tdq_hog_of(cpu));
 	if (free) {   /* a CPU it would preempt (latency) comes just after an idle one */
 		int64_t g = free_gain(m, cpu, shared, s->cs_free_pri >= 0);
 		return -g + l - (cpu == s->cs_prefer ? g / 8 : 0);
@@ -108,7 +108,7 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 				int l = tdq_load_of(c) - (s->cs_running && c == s->cs_prefer);
 				load[n++] = l;
 				in_leaf += l;
-				returning += s->cs_free_pri < 0 && s->cs_mode.latency && hmp_returning(c, now);
+				returning += s->cs_hog && s->cs_mode.latency && hmp_returning(c, now);
 			}
 	int i = n;
 	for (int c = cg->cg_last; c >= cg->cg_first; c--) {
@@ -116,8 +116,8 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 			continue;
 		SCHED_COST(cpus, 1);
 		int l = smt ? load[--i] : tdq_load_of(c) - (s->cs_running && c == s->cs_prefer);
-		/* shared: a sibling is busy, or (a batch thread's search) an
-		 * interactive thread is coming back to one (hmp_core_reserved) */
+		/* shared: a sibling is busy, or (a hog's search) an interactive
+		 * thread is coming back to one (hmp_core_reserved) */
 		int siblings_returning = returning - (returning && hmp_returning(c, now));
 		int64_t v = lowest_value(s, c, l, smt && (in_leaf > l || siblings_returning > 0));
 		sum->total += v;

@@ -114,6 +114,7 @@ enum sched_ts_state { SCHED_TS_INACTIVE = 0, SCHED_TS_RUNQ = 1, SCHED_TS_RUNNING
 #define TSF_SLICEEND 0x0008  /* slice exhausted (TDF_SLICEEND) */
 #define TSF_WOKEN 0x0010     /* woken while still RUNNING: the sleep is cancelled */
 #define TSF_BOOSTED 0x0020   /* priority raised to static_boost by sched_sleep(), until it next runs */
+#define TSF_HOGRUN 0x0040    /* hmp: it last ran a tick or more on end, or has not slept short (hmp_hog) */
 
 /* ts_lockcpu of a thread in transit between CPUs (see "Which lock"). */
 #define SCHED_TS_LOCK_BLOCKED (-1)
@@ -149,7 +150,8 @@ struct td_sched {
 	/* statistics (read lock-free by ps/top) */
 	uint64_t ts_run_ns;      /* total time on a CPU */
 	uint64_t ts_wait_ns;     /* total time runnable on a run queue */
-	uint64_t ts_on_ns;       /* when it last started running */
+	uint64_t ts_on_ns;       /* when it last started running (or its last tick) */
+	uint64_t ts_in_ns;       /* when it was last switched in (ticks leave it) */
 	uint64_t ts_enq_ns;      /* when it was last queued */
 	uint64_t ts_migrations;  /* times it ran on a CPU other than its previous one */
 	uint64_t ts_nswitch;     /* times it was switched out */

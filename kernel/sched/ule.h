@@ -51,6 +51,8 @@ struct tdq {
 	volatile int tdq_lowpri;               /* best priority running or queued */
 	volatile int tdq_cpu_idle;             /* idle thread is about to halt / halted */
 	volatile int tdq_owepreempt;           /* a preemption IPI is in flight */
+	volatile int tdq_curhog;               /* the running thread is a hog (hmp_hog; set at its
+						  switch-in and ticks) */
 	int tdq_switchcnt, tdq_oldswitchcnt;   /* switches this tick / last tick */
 	int tdq_id;                            /* CPU id */
 	uint8_t tdq_idx, tdq_ridx;             /* calendar insert / removal index */
@@ -82,7 +84,10 @@ static inline void tdq_store_lowpri(struct tdq *tdq, int pri)
 static inline void tdq_store_curthread(struct tdq *tdq, struct td_sched *ts)
 {
 	__atomic_store_n(&tdq->tdq_curthread, ts, __ATOMIC_RELAXED);
+	if (!ts)
+		__atomic_store_n(&tdq->tdq_curhog, 0, __ATOMIC_RELAXED);
 }
+static inline int tdq_hog_of(int cpu) { return __atomic_load_n(&sched_tdqs[cpu].tdq_curhog, __ATOMIC_RELAXED); }
 static inline int tdq_load_of(int cpu) { return __atomic_load_n(&sched_tdqs[cpu].tdq_load, __ATOMIC_RELAXED); }
 static inline int tdq_switchcount(const struct tdq *tdq) { return tdq->tdq_switchcnt + tdq->tdq_oldswitchcnt; }
 static inline void cpuset_clr_cpu(struct cpuset *s, int cpu)
@@ -231,6 +236,17 @@ int hmp_class_mask(const struct search_mode *mode, const struct td_sched *ts, st
  * (hmp_search.c, hmp_upmigrate_pull). Lock-free. */
 #define HMP_RESERVE_PCTCPU 1000   /* hundredths of a percent: 10 % */
 int hmp_returning(int cpu, uint64_t now);
+/* kern.sched.hmp.latency: a hog is a timeshare thread that has run a
+ * tick or more on end (now_ns: now), or whose last stretch on a CPU did
+ * (TSF_HOGRUN: set when a stretch lasts a tick, cleared when it sleeps
+ * after a shorter one; new threads have it). ULE's run/sleep history is
+ * kept in ticks and cannot tell: a server that answers in 40 us and sleeps
+ * 15 us is charged the ticks it is caught running and never a sleep. a latency-sensitive thread may take its CPU
+ * (cs_free_pri) and a returning interactive thread's core is kept from it
+ * (cs_hog). A thread that sleeps more (a server answering its client) is
+ * neither displaced nor kept away. The thread's tdq locked (or it is not
+ * running anywhere). */
+int hmp_hog(const struct td_sched *ts, uint64_t now_ns);
 /* kern.sched.primary: the primary CPUs of mask in *out (performance: the
  * highest capacity; efficiency: the others; or the configured list);
  * 0 (and *out untouched) when no primary domain is set. */
@@ -284,7 +300,9 @@ struct cpu_search {
 	int64_t cs_wmax;     /* hmp best lowest: a CPU qualifies only if (its threads + 1) × its
 			      * weight is below this (the balancer's receivers); 0: no limit */
 	int cs_free_pri;     /* hmp best lowest with latency: a CPU whose best thread is worse
-			      * than this counts as free (-1: none) */
+			      * than this and that runs a hog (hmp_hog) counts as free (-1: none) */
+	int cs_hog;          /* hmp latency: the thread placed is a hog (or the balancer's load),
+			      * kept off the siblings of a CPU an interactive thread returns to */
 };
 struct cpu_search_res {
 	int csr_cpu;
@@ -388,6 +406,8 @@ extern int64_t always_steal;
 extern int64_t sched_debug;
 /* Derived: the tick rate and sched_slice_min = max(1, sched_slice / 6). */
 int sched_hz(void);
+/* Nanoseconds per tick at sched_hz(). */
+static inline uint64_t sched_tick_ns(void) { return 1000000000ull / (uint64_t)sched_hz(); }
 int sched_slice_min(void);
 /* One tick in shifted ticks (hz << 10 / stathz, = 1 << 10 here). */
 #define SCHED_TICKINCR (1 << SCHED_TICK_SHIFT)

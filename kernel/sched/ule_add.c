@@ -175,6 +175,7 @@ void sched_thread_init(struct td_sched *ts, struct td_sched *parent, int pri_cla
 	ts->ts_lastcpu = -1;
 	ts->ts_bound_cpu = -1;
 	ts->ts_move_to = -1;
+	ts->ts_flags = TSF_HOGRUN;   /* CPU-bound until it sleeps after a short run */
 	ts->ts_ltick = ts->ts_ftick = now;
 	ts->ts_rltick = now - (uint64_t)(sched_affinity_ticks * SCHED_MAX_CACHE_LEVELS);
 	if (parent) {
@@ -205,7 +206,7 @@ void sched_adopt_running(struct td_sched *ts)
 	sched_plat_tdq_lock(cpu);
 	ts->ts_state = SCHED_TS_RUNNING;
 	ts->ts_cpu = ts->ts_lockcpu = cpu;
-	ts->ts_on_ns = sched_plat_time_ns();
+	ts->ts_on_ns = ts->ts_in_ns = sched_plat_time_ns();
 	tdq_store_curthread(tdq, ts);
 	tdq_load_add(tdq, ts);
 	tdq_setlowpri(tdq);

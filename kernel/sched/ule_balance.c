@@ -167,7 +167,7 @@ static int balance_group_best(const struct search_mode *mode, const struct cpu_g
 		struct cpu_search s = { .cs_mode = *mode, .cs_mask = &lmask, .cs_prefer = high,
 					.cs_running = 1, .cs_pri = -1, .cs_load = INT32_MAX,
 					.cs_wmax = search_thread_weight(mode, high) * tdq_load_of(high),
-					.cs_free_pri = -1 };
+					.cs_free_pri = -1, .cs_hog = 1 };
 		for (;;) {
 			int low = sched_lowest_search(cg, &s);
 			if (low < 0)

@@ -65,13 +65,21 @@ int hmp_returning(int cpu, uint64_t now)
 	return t && now - t <= (uint64_t)sched_slice && tdq_load_of(cpu) == 0;
 }
 
+/* See ule.h. */
+int hmp_hog(const struct td_sched *ts, uint64_t now_ns)
+{
+	return ts->ts_class == SCHED_CLASS_TIMESHARE &&
+	       ((ts->ts_flags & TSF_HOGRUN) ||
+		(ts->ts_state == SCHED_TS_RUNNING && now_ns - ts->ts_in_ns >= sched_tick_ns()));
+}
+
 /* kern.sched.hmp.latency: 1 if an SMT sibling of cpu (not cpu itself) is
  * idle and an interactive thread that uses a tenth of a CPU or more
  * (HMP_RESERVE_PCTCPU; not a shell waking to poll) slept from it within
  * the last slice (hmp_returning): it is coming back, and a batch thread on
  * cpu would halve its speed (a render loop's P-core taken by a hog while it
  * waited for its next frame). Such a cpu does not pull a thread up here;
- * the searches count it as shared for batch threads (hmp_search.c).
+ * the searches count it as shared for hogs (hmp_search.c).
  * Lock-free. */
 static int hmp_core_reserved(int cpu)
 {

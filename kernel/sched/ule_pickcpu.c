@@ -91,7 +91,8 @@ static int pick_search(const struct search_mode *mode, const struct td_sched *ts
 	const struct cpu_group *ccg = pick_llc_group(ts, tdq_cpu(ts->ts_cpu)->tdq_cg);
 	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = ts->ts_cpu,
 				.cs_running = running, .cs_load = INT_MAX,
-				.cs_free_pri = latency ? (pri > PRI_MAX_INTERACT ? pri : PRI_MAX_INTERACT) : -1 };
+				.cs_free_pri = latency ? (pri > PRI_MAX_INTERACT ? pri : PRI_MAX_INTERACT) : -1,
+				.cs_hog = !latency && hmp_hog(ts, sched_plat_time_ns()) };
 	if (ccg) {   /* idle (latency: at once) in the warm cache group */
 		s.cs_pri = latency || pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE;
 		cpu = sched_lowest_search(ccg, &s);

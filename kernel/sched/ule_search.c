@@ -259,13 +259,14 @@ int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *
 
 /* Least loaded CPU in mask under cg whose lowpri is worse than pri (-1:
  * any) and load at most maxload; prefer: the CPU to favour, running: the
- * thread being placed runs there. -1 if none. FreeBSD: sched_lowest(). */
+ * thread being placed runs there; what it places counts as a hog
+ * (cs_hog). -1 if none. FreeBSD: sched_lowest(). */
 int sched_lowest(const struct search_mode *mode, const struct cpu_group *cg, const struct cpuset *mask,
 		 int pri, int maxload, int prefer, int running)
 {
 	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = prefer,
 				.cs_running = running, .cs_pri = pri, .cs_load = maxload,
-				.cs_free_pri = -1 };
+				.cs_free_pri = -1, .cs_hog = 1 };
 	return sched_lowest_search(cg, &s);
 }
 

@@ -87,7 +87,8 @@ static struct td_sched *choose_next(struct tdq *tdq, uint64_t now_ns)
 	uint64_t waited = now_ns > next->ts_enq_ns ? now_ns - next->ts_enq_ns : 0;
 	next->ts_wait_ns += waited;
 	tdq->tdq_stats.wait_ns += waited;
-	next->ts_on_ns = now_ns;
+	next->ts_on_ns = next->ts_in_ns = now_ns;
+	__atomic_store_n(&tdq->tdq_curhog, hmp_hog(next, now_ns), __ATOMIC_RELAXED);
 	if (next->ts_lastcpu >= 0 && next->ts_lastcpu != tdq->tdq_id) {
 		next->ts_migrations++;
 		tdq->tdq_stats.migrations++;
@@ -111,6 +112,10 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		sched_pctcpu_update(cur, 1);
 		account_run(tdq, cur, now_ns);
 		cur->ts_nswitch++;
+		if (now_ns - cur->ts_in_ns >= sched_tick_ns())
+			cur->ts_flags |= TSF_HOGRUN;
+		else if (flags == SCHED_SW_SLEEP)
+			cur->ts_flags &= (uint16_t)~TSF_HOGRUN;
 		int pickcpu = (cur->ts_flags & TSF_PICKCPU) != 0, move_to = cur->ts_move_to;
 		cur->ts_move_to = -1;
 		int preempted = !(cur->ts_flags & TSF_SLICEEND) && flags == SCHED_SW_PREEMPT;
@@ -159,6 +164,7 @@ static int clock_thread(struct tdq *tdq, struct td_sched *cur)
 		sched_priority(cur);
 		tdq_running_prichange(tdq, cur, old);
 	}
+	__atomic_store_n(&tdq->tdq_curhog, hmp_hog(cur, sched_plat_time_ns()), __ATOMIC_RELAXED);
 	if (++cur->ts_slice >= tdq_slice(tdq)) {
 		cur->ts_slice = 0;
 		cur->ts_flags |= TSF_SLICEEND;

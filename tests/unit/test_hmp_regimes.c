@@ -364,9 +364,10 @@ static void test_latency_sensitive_thread_values_its_own_speed(void **state)
 }
 
 /* Five P cores run a hog each; an interactive thread (a third of a CPU if
- * busy, else a poller's share) has just slept from CPU 4; a batch hog that
- * may not use CPU 4 is placed: returns its CPU. */
-static int hog_beside_a_sleeper(int latency, int busy)
+ * busy, else a poller's share) has just slept from CPU 4; a batch thread
+ * that may not use CPU 4 is placed — a hog, or (hog 0) one whose last
+ * stretch on a CPU was short (hmp_hog): returns its CPU. */
+static int batch_beside_a_sleeper(int latency, int busy, int hog)
 {
 	ut_hybrid(UT_I7, 0);
 	hmp_sw_latency = latency;
@@ -394,7 +395,19 @@ static int hog_beside_a_sleeper(int latency, int busy)
 	for (unsigned c = 0; c < 20; c++)
 		if (c != 4)
 			cpuset_set(&not4, c);
-	return place_on(11, &not4);
+	sched_thread_init(&th[11], NULL, SCHED_CLASS_TIMESHARE, 0, &not4);
+	th[11].ts_runtime = 500u << SCHED_TICK_SHIFT;
+	if (!hog)
+		th[11].ts_flags &= (uint16_t)~TSF_HOGRUN;
+	sched_priority(&th[11]);
+	assert_true(th[11].ts_pri > PRI_MAX_INTERACT);
+	sched_add(&th[11], 0);
+	return th[11].ts_cpu;
+}
+
+static int hog_beside_a_sleeper(int latency, int busy)
+{
+	return batch_beside_a_sleeper(latency, busy, 1);
 }
 
 /* Sweeps (frames on the i7-1370P model at 7-8 threads, the barrier start:
@@ -416,6 +429,43 @@ static void test_core_of_a_returning_interactive_thread_is_kept(void **state)
 	assert_false(th[11].ts_flags & TSF_PICKCPU);
 	spt.self = 0;
 	hmp_sw_latency = 1;
+}
+
+/* Sweeps (pgbench on the i7-1370P model, 8 clients over 10 s: 0.91 x
+ * ULE): a backend answering in 40 us is batch by priority but no hog;
+ * clients (interactive) took the P CPUs backends ran on and kept their
+ * siblings from them, and the backends settled on E-cores. A batch thread
+ * that is no hog may use the sibling of a returning interactive thread's
+ * CPU, and an interactive thread does not count its CPU as free (it takes
+ * an idle CPU, here the idle sibling of a backend's: 0.70 of a P core). */
+static void test_only_hogs_give_way_to_latency(void **state)
+{
+	(void)state;
+	assert_int_equal(batch_beside_a_sleeper(1, 1, 0), 5);   /* the idle sibling */
+	hmp_sw_latency = 1;
+	for (int seed = 0; seed < 20; seed++) {
+		ut_hybrid(UT_I7, 0);
+		seed_all(seed);
+		for (int k = 0; k < 6; k++) {                   /* a backend on every P core */
+			struct cpuset one = ut_only(2 * k);
+			spt.self = 0;
+			sched_thread_init(&th[k], NULL, SCHED_CLASS_TIMESHARE, 0, &one);
+			th[k].ts_runtime = 500u << SCHED_TICK_SHIFT;
+			th[k].ts_flags &= (uint16_t)~TSF_HOGRUN;   /* its last stretch was short */
+			sched_add(&th[k], 0);
+			spt.self = 2 * k;
+			assert_ptr_equal(sched_switch(NULL, SCHED_SW_YIELD), &th[k]);
+			assert_true(th[k].ts_pri > PRI_MAX_INTERACT);
+		}
+		spt.self = 0;
+		sched_thread_init(&th[30], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
+		th[30].ts_slptime = 100u << SCHED_TICK_SHIFT;   /* interactive */
+		sched_add(&th[30], 0);
+		assert_true(th[30].ts_pri <= PRI_MAX_INTERACT);
+		int cpu = th[30].ts_cpu;
+		if (tdq_load_of(cpu) != 1)
+			fail_msg("seed %d: the interactive thread went onto CPU %d's backend", seed, cpu);
+	}
 }
 
 /* Found by the property run (schedsim --properties): 1 P core x 2 with
@@ -486,6 +536,7 @@ int main(void)
 		cmocka_unit_test(test_latency_sensitive_thread_values_its_own_speed),
 		cmocka_unit_test(test_latency_frees_only_batch_cpus),
 		cmocka_unit_test(test_core_of_a_returning_interactive_thread_is_kept),
+		cmocka_unit_test(test_only_hogs_give_way_to_latency),
 		cmocka_unit_test(test_upmigration_to_a_sibling_that_adds_more),
 		cmocka_unit_test(test_upmigration_for_a_small_gain),
 	};
