@@ -3,6 +3,7 @@
 #include <console.h>
 #include <cpu.h>
 #include <spinlock.h>
+#include <sysctl.h>
 #include <waitq.h>
 
 /* Guards the sink list, the log ring and every sink's own state: one
@@ -93,18 +94,53 @@ int console_panicking(void)
 	return panicking;
 }
 
-/* Called with interrupts off (from handlers). Drops input when full;
- * wakes the reader. */
-void console_input_push(char c)
+static int64_t input_lost;          /* bytes dropped on a full ring */
+static void (*input_room_fn)(void); /* a held-back source, called when room comes */
+SYSCTL_INT(kern_console_input_lost, "kern.console.input_lost", &input_lost, 0, 0, 0,
+	   "console input bytes dropped because the input ring was full (the serial port "
+	   "holds its bytes instead)");
+
+/* Queues c; 1, or 0 (counted) when full. Caller holds the input lock. */
+static int input_push_locked(char c)
+{
+	unsigned next = (input_head + 1) % INPUT_RING;
+	if (next == input_tail) {
+		input_lost++;
+		return 0;
+	}
+	input_ring[input_head] = c;
+	input_head = next;
+	waitq_wake_all_locked(&input_wq);
+	return 1;
+}
+
+/* See console.h. */
+int console_input_push(char c)
 {
 	spin_lock(&input_wq.lock);
-	unsigned next = (input_head + 1) % INPUT_RING;
-	if (next != input_tail) {
-		input_ring[input_head] = c;
-		input_head = next;
-		waitq_wake_all_locked(&input_wq);
-	}
+	int queued = input_push_locked(c);
 	spin_unlock(&input_wq.lock);
+	return queued;
+}
+
+/* See console.h. */
+unsigned console_input_room(void)
+{
+	spin_lock(&input_wq.lock);
+	unsigned room = (input_tail + INPUT_RING - input_head - 1) % INPUT_RING;
+	spin_unlock(&input_wq.lock);
+	return room;
+}
+
+/* See console.h. */
+void console_input_on_room(void (*fn)(void))
+{
+	uint64_t flags = spin_lock_irqsave(&input_wq.lock);
+	if ((input_head + 1) % INPUT_RING != input_tail)
+		fn();   /* the reader made room meanwhile: no pop may come to call it */
+	else
+		input_room_fn = fn;
+	spin_unlock_irqrestore(&input_wq.lock, flags);
 }
 
 /* Takes the next byte into *c; 1 if there was one. Caller holds the input
@@ -115,6 +151,11 @@ static int console_input_pop(char *c)
 		return 0;
 	*c = input_ring[input_tail];
 	input_tail = (input_tail + 1) % INPUT_RING;
+	if (input_room_fn) {   /* a held-back source may deliver again */
+		void (*fn)(void) = input_room_fn;
+		input_room_fn = NULL;
+		fn();
+	}
 	return 1;
 }
 

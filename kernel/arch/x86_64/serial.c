@@ -58,13 +58,28 @@ void serial_init(void)
 	console_register(&serial_sink, 0);
 }
 
-/* Interrupt context: drain the receive FIFO into the console ring.
- * CR, LF and CR LF each end one line; other bytes pass through as is. */
+/* Called by the console once its reader frees room: receive interrupts
+ * on again; bytes the UART held (QEMU holds the rest of its input behind
+ * them) raise one at once. Interrupts off. */
+static void serial_resume(void)
+{
+	outb(COM1 + UART_IER, 0x01);
+}
+
+/* Interrupt context: drain the receive FIFO into the console ring while
+ * it has room; when it is full, leave the bytes in the UART (receive
+ * interrupts off until serial_resume), so input waits instead of being
+ * lost. CR, LF and CR LF each end one line; other bytes pass through. */
 static void serial_irq(struct trap_frame *tf)
 {
 	static int last_was_cr;
 	(void)tf;
 	while (inb(COM1 + UART_LSR) & LSR_DATA_READY) {
+		if (console_input_room() == 0) {
+			outb(COM1 + UART_IER, 0x00);
+			console_input_on_room(serial_resume);
+			return;
+		}
 		char c = (char)inb(COM1 + UART_DATA);
 		if (c == '\n' && last_was_cr) {
 			last_was_cr = 0;
