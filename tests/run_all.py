@@ -8,7 +8,8 @@ Exit status 1 if anything failed.
 
   -k PATTERN   run only tests whose name contains PATTERN
   -j N         QEMU test modules at once (default 2), each in a child
-               runner (--module FILE); results print in module order
+               runner (--module FILE); results print in module order;
+               modules with EXCLUSIVE = True run after, one at a time
 """
 import argparse
 import importlib.util
@@ -254,16 +255,29 @@ def collect(results, name, out, status, err):
         results.fail(name, "runner exit status %d:\n%s" % (status, (out + err)[-3000:]))
 
 
+def exclusive(fname):
+    """1 if the module says EXCLUSIVE = True: it asserts where threads ran
+    within guest-time windows, and another QEMU beside it (20 vCPUs on the
+    same host cores) starves its vCPUs for long stretches of guest time."""
+    with open(os.path.join(ROOT, "tests", "integration", fname)) as f:
+        return re.search(r"^EXCLUSIVE = True$", f.read(), re.M) is not None
+
+
 def run_integration(build, results, pattern, jobs):
-    """Every QEMU test module, up to jobs modules at once, each in its own
-    runner process; a module's results print when it ends. A module's tests
-    run in order in one process (they may share a booted machine); each
-    QEMU boots from a private copy of the image (tools/qemu-run.sh)."""
+    """Every QEMU test module, each in its own runner process: up to jobs
+    modules at once, then the EXCLUSIVE ones one by one; a module's results
+    print when it ends. A module's tests run in order in one process (they
+    may share a booted machine); each QEMU boots from a private copy of the
+    image (tools/qemu-run.sh)."""
     from concurrent.futures import ThreadPoolExecutor
+    modules = integration_modules()
+    alone = [f for f in modules if exclusive(f)]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        runs = [(f, pool.submit(run_module_child, build, f, pattern)) for f in integration_modules()]
+        runs = [(f, pool.submit(run_module_child, build, f, pattern)) for f in modules if f not in alone]
         for fname, fut in runs:
             collect(results, "qemu/" + fname[:-3], *fut.result())
+    for fname in alone:
+        collect(results, "qemu/" + fname[:-3], *run_module_child(build, fname, pattern))
 
 
 def main():

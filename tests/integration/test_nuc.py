@@ -62,13 +62,19 @@ def boot_at(ctx, mode, cells, font):
     shot = os.path.join(ctx.build, "test-logs", "nuc-%s.ppm" % mode)
     if os.path.exists(shot):
         os.unlink(shot)
-    m.monitor("screendump " + shot)
-    deadline = time.monotonic() + 20
-    while not os.path.exists(shot) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    time.sleep(0.5)
-    ppm = read_ppm(shot)
+    # screendump answers at once and writes the file afterwards: wait
+    # until it holds every pixel (a loaded host writes 25 MB slowly).
+    m.monitor_query("screendump " + shot)
     width, height = map(int, mode.split("x"))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if os.path.exists(shot) and os.path.getsize(shot) >= width * height * 3:
+            ppm = read_ppm(shot)
+            if len(ppm[2]) == width * height * 3:
+                break
+        time.sleep(0.2)
+    ppm = read_ppm(shot)
+    assert len(ppm[2]) == width * height * 3, "screendump %s incomplete after 60 s" % shot
     assert ppm[:2] == (width, height), ppm[:2]
     glyph_h = int(font.split("x")[1])
     status_y = (height // glyph_h - 1) * glyph_h       # the last whole character row

@@ -12,6 +12,10 @@ import re
 
 from qemu import ROOT, TestFailure
 
+# Asserts where threads ran within guest-time windows: runs with no other
+# QEMU beside it (tests/run_all.py).
+EXCLUSIVE = True
+
 I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")
 MTL = os.path.join(ROOT, "machines", "core-ultra-7-155h.machine")
 WHERE = re.compile(r"^\s*(\d+) (\S+)\s+(-?\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$",

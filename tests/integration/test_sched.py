@@ -8,6 +8,10 @@ import re
 
 from qemu import ROOT, TestFailure
 
+# Asserts where threads ran within guest-time windows: runs with no other
+# QEMU beside it (tests/run_all.py).
+EXCLUSIVE = True
+
 SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")   # 4 CPUs
 I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")          # 20 CPUs
 

@@ -12,6 +12,10 @@ import re
 
 from qemu import ROOT, TestFailure
 
+# Asserts where threads ran within guest-time windows: runs with no other
+# QEMU beside it (tests/run_all.py).
+EXCLUSIVE = True
+
 SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
 I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")      # 0-11 P (pairs), 12-19 E
 USTAT = re.compile(r"ustat: processes (\d+), user pages (\d+), threads live (\d+), heap allocations "
