@@ -116,6 +116,29 @@ def run_fuzz(binary, iterations, results, pattern):
         results.fail(name, "exit status %d:\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
 
 
+def add_printed(results, out, prefix):
+    """Adds to results what a child printed: 'ok NAME [(Ns)]' lines, and
+    'FAIL NAME' lines with their reasons indented by five spaces, for
+    names starting with prefix; returns how many it found."""
+    lines = out.splitlines()
+    seen = 0
+    for i, line in enumerate(lines):
+        m = re.match(r"(ok|FAIL) +(%s\S+)(?: \(([\d.]+)s\))?$" % re.escape(prefix), line)
+        if not m:
+            continue
+        seen += 1
+        if m.group(1) == "ok":
+            results.ok(m.group(2), float(m.group(3)) if m.group(3) else None)
+        else:
+            why = []
+            for l in lines[i + 1:]:
+                if not l.startswith("     "):
+                    break
+                why.append(l[5:])
+            results.fail(m.group(2), "\n".join(why))
+    return seen
+
+
 def host_python():
     """The interpreter of host Python tests: Debian's, which has the packages
     tools/deps.sh installs (python3-scipy, python3-matplotlib) when another
@@ -143,22 +166,7 @@ def run_host(build, results, pattern):
         except subprocess.TimeoutExpired:
             results.fail("host/" + fname[:-3], "timed out after 600 s")
             continue
-        seen = 0
-        lines = p.stdout.splitlines()
-        for i, line in enumerate(lines):
-            m = re.match(r"(ok|FAIL) +(host/\S+)(?: \(([\d.]+)s\))?$", line)
-            if not m:
-                continue
-            seen += 1
-            if m.group(1) == "ok":
-                results.ok(m.group(2), float(m.group(3)) if m.group(3) else None)
-            else:
-                why = []
-                for l in lines[i + 1:]:
-                    if not l.startswith("     "):
-                        break
-                    why.append(l[5:])
-                results.fail(m.group(2), "\n".join(why))
+        seen = add_printed(results, p.stdout, "host/")
         if p.returncode != 0 and (seen == 0 or "FAIL " not in p.stdout):
             results.fail("host/" + fname[:-3], "exit status %d:\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
 
@@ -235,22 +243,7 @@ def run_module_child(build, fname, pattern):
 def collect(results, name, out, status, err):
     """Adds a child runner's printed results to results; a child that died
     without saying why fails under name."""
-    lines = out.splitlines()
-    seen = 0
-    for i, line in enumerate(lines):
-        m = re.match(r"(ok|FAIL) +(\S+)(?: \(([\d.]+)s\))?$", line)
-        if not m or "/" not in m.group(2):
-            continue
-        seen += 1
-        if m.group(1) == "ok":
-            results.ok(m.group(2), float(m.group(3)) if m.group(3) else None)
-        else:
-            why = []
-            for l in lines[i + 1:]:
-                if not l.startswith("     "):
-                    break
-                why.append(l[5:])
-            results.fail(m.group(2), "\n".join(why))
+    add_printed(results, out, "qemu/")
     if status not in (0, 1) or (status == 1 and "FAIL " not in out):
         results.fail(name, "runner exit status %d:\n%s" % (status, (out + err)[-3000:]))
 
