@@ -252,6 +252,16 @@ static void test_b7_perf_zero_is_overflow(void **state)
 	assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 0);
 }
 
+/* A new interactive thread i (it has only slept), added from CPU 0. */
+static void add_interactive(int i)
+{
+	spt.self = 0;
+	sched_thread_init(&th[i], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
+	th[i].ts_slptime = 100u << SCHED_TICK_SHIFT;
+	sched_add(&th[i], 0);
+	assert_true(th[i].ts_pri <= PRI_MAX_INTERACT);
+}
+
 /* Latency: with a batch thread on every P core, an interactive thread
  * goes to a P core, where it runs at once; with kern.sched.hmp.latency=0
  * to an idle E-core. */
@@ -265,11 +275,7 @@ static void test_latency_sensitive_thread_gets_the_fastest_cpu(void **state)
 			seed_all(seed);
 			for (int k = 0; k < 6; k++)
 				assert_true(place(k) < 12);
-			spt.self = 0;
-			sched_thread_init(&th[10], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
-			th[10].ts_slptime = 100u << SCHED_TICK_SHIFT;   /* interactive */
-			sched_add(&th[10], 0);
-			assert_true(th[10].ts_pri <= PRI_MAX_INTERACT);
+			add_interactive(10);
 			int cpu = th[10].ts_cpu;
 			assert_true(on ? cpu < 12 && tdq_load_of(cpu) == 2 : cpu >= 12);
 		}
@@ -353,11 +359,7 @@ static void test_latency_sensitive_thread_values_its_own_speed(void **state)
 			place(k);
 		for (int c = 0; c < 20; c++)
 			assert_int_equal(tdq_load_of(c), 1);
-		spt.self = 0;
-		sched_thread_init(&th[30], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
-		th[30].ts_slptime = 100u << SCHED_TICK_SHIFT;   /* interactive */
-		sched_add(&th[30], 0);
-		assert_true(th[30].ts_pri <= PRI_MAX_INTERACT);
+		add_interactive(30);
 		if (th[30].ts_cpu >= 12)
 			fail_msg("seed %d: the interactive thread went to E CPU %d", seed, th[30].ts_cpu);
 	}
@@ -457,11 +459,7 @@ static void test_only_hogs_give_way_to_latency(void **state)
 			assert_ptr_equal(sched_switch(NULL, SCHED_SW_YIELD), &th[k]);
 			assert_true(th[k].ts_pri > PRI_MAX_INTERACT);
 		}
-		spt.self = 0;
-		sched_thread_init(&th[30], NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
-		th[30].ts_slptime = 100u << SCHED_TICK_SHIFT;   /* interactive */
-		sched_add(&th[30], 0);
-		assert_true(th[30].ts_pri <= PRI_MAX_INTERACT);
+		add_interactive(30);
 		int cpu = th[30].ts_cpu;
 		if (tdq_load_of(cpu) != 1)
 			fail_msg("seed %d: the interactive thread went onto CPU %d's backend", seed, cpu);
