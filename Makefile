@@ -27,10 +27,13 @@ MACHINE_ARGS = --machine '$(MACHINE)' $(if $(SMP),--smp $(SMP)) $(if $(MEM),--me
 
 # ---------------------------------------------------------------- kernel
 KCC      := gcc
+# The emulated platform (kernel/emul/, its machine descriptions in
+# kernel/emul/machine_desc/): the kernel, the host tests and the simulator.
+EMUL_INC := -Ikernel/emul -Ikernel/emul/machine_desc
 KCFLAGS  := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
             -mno-red-zone -mgeneral-regs-only -mcmodel=kernel -fno-omit-frame-pointer \
             -fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
-            -Iinclude -Ikernel/include -Ikernel/machine -Ikernel/arch/x86_64 \
+            -Iinclude -Ikernel/include $(EMUL_INC) -Ikernel/arch/x86_64 \
             -MMD -MP
 NASMFLAGS := -f elf64 -g -F dwarf -w+all -w+error
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/arch/x86_64/kernel.ld
@@ -168,7 +171,7 @@ $(BUILD)/mosaic.iso: $(BUILD)/esp.img iso/grub.cfg tools/make-iso.sh
 	tools/make-iso.sh $@ $(BUILD)/esp.img iso/grub.cfg
 
 # ---------------------------------------------------------------- host unit tests
-HOST_CFLAGS := -std=gnu17 -O1 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include -Ikernel/machine -DMOSAIC_HOST \
+HOST_CFLAGS := -std=gnu17 -O1 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include $(EMUL_INC) -DMOSAIC_HOST \
                -fsanitize=address,undefined -fno-omit-frame-pointer
 # Each unit test: tests/unit/test_<name>.c plus the kernel sources it covers.
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,%,$(wildcard tests/unit/test_*.c))
@@ -198,11 +201,12 @@ UNIT_SRCS_psf     := kernel/dev/psf.c
 TOPO_SRCS := kernel/sched/topo_build.c kernel/sched/topo_kind.c kernel/sched/topo_freebsd.c \
              kernel/sched/topo_freebsd_probe.c
 UNIT_SRCS_topo    := $(TOPO_SRCS) kernel/sched/topo_print.c kernel/sched/topo_spec.c
-UNIT_SRCS_machine_parse := kernel/machine/machine_parse.c kernel/machine/machine_check.c \
-                           kernel/machine/machine_values.c kernel/machine/machine_apply.c kernel/lib/format.c \
-                           kernel/machine/machine_hfi.c
-UNIT_SRCS_machine_parse += kernel/machine/machine_power.c kernel/machine/machine_layout.c
-UNIT_SRCS_workclock := kernel/machine/workclock.c kernel/machine/speed_model.c $(UNIT_SRCS_machine_parse)
+# The emulated machines' descriptions (kernel/emul/machine_desc/, portable).
+MDESC := kernel/emul/machine_desc
+UNIT_SRCS_machine_parse := $(MDESC)/machine_parse.c $(MDESC)/machine_check.c $(MDESC)/machine_values.c \
+                           $(MDESC)/machine_apply.c $(MDESC)/machine_hfi.c $(MDESC)/machine_power.c \
+                           $(MDESC)/machine_layout.c kernel/lib/format.c
+UNIT_SRCS_workclock := kernel/emul/emul_workclock_model.c kernel/emul/emul_workclock_speed.c $(UNIT_SRCS_machine_parse)
 UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/arch/x86_64/cpuid_layout.c \
                           kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
@@ -301,10 +305,9 @@ FUZZ_SRCS_elf := boot/elf_check.c kernel/user/uelf_rules.c
 FUZZ_SRCS_archive := kernel/user/archive.c kernel/lib/format.c
 FUZZ_SRCS_uargs := kernel/user/uargs.c kernel/user/ucheck.c
 FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
-FUZZ_SRCS_machine := kernel/machine/machine_parse.c kernel/machine/machine_check.c kernel/machine/machine_values.c \
-                     kernel/machine/machine_apply.c kernel/lib/format.c kernel/sched/topo_build.c \
-                     kernel/machine/machine_hfi.c
-FUZZ_SRCS_machine += kernel/machine/machine_power.c kernel/machine/machine_layout.c
+FUZZ_SRCS_machine := $(MDESC)/machine_parse.c $(MDESC)/machine_check.c $(MDESC)/machine_values.c \
+                     $(MDESC)/machine_apply.c $(MDESC)/machine_hfi.c $(MDESC)/machine_power.c \
+                     $(MDESC)/machine_layout.c kernel/lib/format.c kernel/sched/topo_build.c
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
@@ -366,11 +369,9 @@ $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpu
 # ---------------------------------------------------------------- host view of machine descriptions
 # build/machine-info MACHINE: resolves a preset name or file, parses and checks
 # it with the kernel's own code and prints what QEMU needs (docs/machines.md).
-MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) kernel/machine/machine_parse.c \
-                     kernel/machine/machine_check.c kernel/machine/machine_values.c kernel/lib/format.c \
-                     kernel/machine/machine_hfi.c
-MACHINE_INFO_SRCS += kernel/machine/machine_power.c
-$(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/machine/machine_parse.h
+MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) $(MDESC)/machine_parse.c $(MDESC)/machine_check.c \
+                     $(MDESC)/machine_values.c $(MDESC)/machine_hfi.c $(MDESC)/machine_power.c kernel/lib/format.c
+$(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(MACHINE_INFO_SRCS)
 
@@ -380,12 +381,12 @@ $(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS) kernel/machine/machi
 # hook sim/sim_cost.h forced in; build/sim-nocost/schedsim is the same without
 # it (tests/host/test_sim.py checks that both print the same). The link map
 # build/sim/schedsim.map shows which objects went in.
-SIM_CFLAGS := -std=gnu17 -O2 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include -Ikernel/machine \
+SIM_CFLAGS := -std=gnu17 -O2 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include $(EMUL_INC) \
               -Ikernel/sched -Ikernel/bench -Isim -Itests/unit -DMOSAIC_HOST -MMD -MP
 SIM_LDFLAGS := -Wl,--wrap=sched_pickcpu -Wl,--wrap=sched_balance
 SIM_SCHED_SRCS := $(sort $(wildcard kernel/sched/*.c))
 SIM_OTHER_SRCS := $(sort $(wildcard sim/*.c) $(wildcard tests/sim/wl_*.c) tests/unit/seed_table.c \
-                  kernel/machine/workclock.c kernel/machine/speed_model.c kernel/machine/machine_hmp.c \
+                  kernel/emul/emul_workclock_model.c kernel/emul/emul_workclock_speed.c $(MDESC)/machine_hmp.c \
                   $(UNIT_SRCS_machine_parse) \
                   $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c)
 SIM_OTHER_OBJ := $(patsubst %.c,$(BUILD)/sim/%.o,$(SIM_OTHER_SRCS))

@@ -23,11 +23,11 @@
 #include <cpu.h>
 #include <ioapic.h>
 #include <lapic.h>
-#include <emul/emul_hfi.h>
-#include <emul/machine_platform.h>
+#include <emul_hfi.h>
+#include <machine_platform.h>
 #include <hfi/hfi_kernel.h>
 #include <hmp_sources.h>
-#include <emul/emul_workclock.h>
+#include <emul_workclock.h>
 #include <work.h>
 #include <percpu.h>
 #include <trap.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <spinlock.h>
 #include <percpu.h>
-#include <emul/emul_workclock.h>
+#include <emul_workclock.h>
 #include <user.h>
 
 /* Guards the list of live threads, the zombie list, the stack pool and

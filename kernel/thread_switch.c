@@ -7,7 +7,7 @@
 #include <cpu.h>
 #include <time.h>
 #include <panic.h>
-#include <emul/emul_workclock.h>
+#include <emul_workclock.h>
 #include <user_cpu.h>
 
 #define RFLAGS_IF 0x200

@@ -7,8 +7,8 @@
 #include <smp.h>
 #include <time.h>
 #include <machine.h>
-#include <workclock.h>
-#include <emul/emul_workclock.h>
+#include <emul_workclock_model.h>
+#include <emul_workclock.h>
 
 #define CALIB_ROUNDS 3
 #define CALIB_ROUND_NS 10000000ull   /* 10 ms each */

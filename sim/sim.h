@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <machine.h>
-#include <workclock.h>
+#include <emul_workclock_model.h>
 #include "sched.h"
 #include "topo.h"
 #include "sim_cost.h"

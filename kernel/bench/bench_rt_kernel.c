@@ -20,8 +20,8 @@
 #include <cpu.h>
 #include <time.h>
 #include <work.h>
-#include <workclock.h>
-#include <emul/emul_workclock.h>
+#include <emul_workclock_model.h>
+#include <emul_workclock.h>
 #include "bench_rt.h"
 #include "bench_rt_kernel.h"
 #include "bench_wl.h"

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <waitq.h>
 #include <timer.h>
-#include <workclock.h>
+#include <emul_workclock_model.h>
 #include "../sched/sched.h"
 
 #define THREAD_NAME_MAX 24

@@ -18,7 +18,7 @@
 #include <smp.h>
 #include <mm.h>
 #include <time.h>
-#include <emul/emul_workclock.h>
+#include <emul_workclock.h>
 #include <hfi/hfi_kernel.h>
 #include "../bench/bench_drv.h"
 #include "../bench/bench_rt_kernel.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <thread.h>
 #include <time.h>
-#include <emul/emul_hfi.h>
+#include <emul_hfi.h>
 #include <hfi/hfi_kernel.h>
 #include <machine.h>
 #include "cmd_hfi.h"

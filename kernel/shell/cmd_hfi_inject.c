@@ -7,7 +7,7 @@
 #include <printk.h>
 #include <smp.h>
 #include <string.h>
-#include <emul/emul_hfi.h>
+#include <emul_hfi.h>
 #include "cmd_hfi.h"
 #include "cmd_thread.h"
 

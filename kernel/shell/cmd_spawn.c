@@ -13,7 +13,7 @@
 #include <strbuf.h>
 #include <console.h>
 #include <panic.h>
-#include <emul/emul_workclock.h>
+#include <emul_workclock.h>
 #include "cmd_thread.h"
 
 #define SPAWN_MAX 512

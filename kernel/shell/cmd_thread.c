@@ -9,7 +9,7 @@
 #include <smp.h>
 #include <time.h>
 #include <mm.h>
-#include <workclock.h>
+#include <emul_workclock_model.h>
 #include "cmd_thread.h"
 
 #define PS_MAX 1024

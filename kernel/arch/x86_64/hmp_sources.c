@@ -7,7 +7,7 @@
  */
 #include <printk.h>
 #include <smp.h>
-#include <emul/machine_platform.h>
+#include <machine_platform.h>
 #include "../../sched/hmp.h"
 #include "../../sched/hmp_describe.h"
 #include "hmp_sources.h"

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <trap.h>
 #include <waitq.h>
-#include <emul/emul_hfi.h>
+#include <emul_hfi.h>
 #include "hfi.h"
 #include "hfi_kernel.h"
 #include "hfi_plat.h"

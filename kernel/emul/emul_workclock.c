@@ -13,7 +13,7 @@
 #include <thread.h>
 #include <time.h>
 #include <cpu.h>
-#include <workclock.h>
+#include <emul_workclock_model.h>
 #include "machine_platform.h"
 #include "emul_workclock.h"
 

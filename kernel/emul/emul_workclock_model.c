@@ -4,7 +4,7 @@
  * the kernel runs it under one lock (kernel/arch/x86_64/emul/
  * emul_workclock.c), the host tests on scripted timelines.
  */
-#include <workclock.h>
+#include <emul_workclock_model.h>
 #include <string.h>
 
 /* Writers (the caller serialises them) make a CPU's sequence count odd

@@ -8,7 +8,7 @@
 #include <printk.h>
 #include <string.h>
 #include <time.h>
-#include "../../../sched/topo_cpuset.h"
+#include "../sched/topo_cpuset.h"
 #include "emul_hfi_dev.h"
 #include "emul_workclock.h"
 

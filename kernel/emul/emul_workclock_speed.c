@@ -4,7 +4,7 @@
  * power budget (the formulas are in workclock.h; which numbers are facts
  * and which are modelled: docs/hfi.md). Pure functions, portable C.
  */
-#include <workclock.h>
+#include <emul_workclock_model.h>
 
 /* See workclock.h. One division at the end, so the figures of the machine
  * files (0.54, 1.39 / 2) stay exact. T(k) / k is written over the common

@@ -10,7 +10,7 @@
 #include <smp.h>
 #include <string.h>
 #include <sysctl.h>
-#include "fw_cfg.h"
+#include "emul_fw_cfg.h"
 #include "machine_platform.h"
 
 #define MACHINE_PATH_MAX 128

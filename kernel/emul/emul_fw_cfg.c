@@ -6,7 +6,7 @@
  */
 #include <cpu.h>
 #include <string.h>
-#include "fw_cfg.h"
+#include "emul_fw_cfg.h"
 
 #define FW_CFG_PORT_SEL   0x510
 #define FW_CFG_PORT_DATA  0x511
