@@ -30,10 +30,13 @@ KCC      := gcc
 # The emulated platform (kernel/emul/, its machine descriptions in
 # kernel/emul/machine_desc/): the kernel, the host tests and the simulator.
 EMUL_INC := -Ikernel/emul -Ikernel/emul/machine_desc
+# kernel/arch/x86_64/ and its rooms (each room's README.md says what it owns).
+ARCH_DIR := kernel/arch/x86_64
+ARCH_INC := -I$(ARCH_DIR) -I$(ARCH_DIR)/intr -I$(ARCH_DIR)/clock -I$(ARCH_DIR)/acpi -I$(ARCH_DIR)/smp -I$(ARCH_DIR)/cpu -I$(ARCH_DIR)/trap
 KCFLAGS  := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
             -mno-red-zone -mgeneral-regs-only -mcmodel=kernel -fno-omit-frame-pointer \
             -fno-asynchronous-unwind-tables -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
-            -Iinclude -Ikernel/include $(EMUL_INC) -Ikernel/arch/x86_64 \
+            -Iinclude -Ikernel/include $(EMUL_INC) $(ARCH_INC) \
             -MMD -MP
 NASMFLAGS := -f elf64 -g -F dwarf -w+all -w+error
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T kernel/arch/x86_64/kernel.ld
@@ -186,7 +189,7 @@ UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
 UNIT_SRCS_parse   := kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_strbuf  := kernel/lib/strbuf.c kernel/lib/parse.c kernel/lib/format.c
-UNIT_SRCS_witness := kernel/arch/x86_64/witness.c
+UNIT_SRCS_witness := $(ARCH_DIR)/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
 UNIT_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c kernel/dev/keymap.c
 UNIT_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
@@ -194,9 +197,9 @@ XHCI_TEST_SRCS := kernel/dev/usb/xhci_ring.c kernel/dev/usb/xhci_dev.c tests/uni
                   tests/unit/xhci_fake_ep.c tests/unit/xhci_fake_model.c
 UNIT_SRCS_xhci := $(XHCI_TEST_SRCS)
 UNIT_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
-UNIT_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
-UNIT_SRCS_clock_choice := kernel/arch/x86_64/clock_choice.c
-UNIT_SRCS_pmtimer_fadt := kernel/arch/x86_64/pmtimer_fadt.c
+UNIT_SRCS_acpi_madt := $(ARCH_DIR)/acpi/acpi_madt.c
+UNIT_SRCS_clock_choice := $(ARCH_DIR)/clock/clock_choice.c
+UNIT_SRCS_pmtimer_fadt := $(ARCH_DIR)/clock/pmtimer_fadt.c
 UNIT_SRCS_psf     := kernel/dev/psf.c
 TOPO_SRCS := kernel/sched/topo_build.c kernel/sched/topo_kind.c kernel/sched/topo_freebsd.c \
              kernel/sched/topo_freebsd_probe.c
@@ -207,7 +210,7 @@ UNIT_SRCS_machine_parse := $(MDESC)/machine_parse.c $(MDESC)/machine_check.c $(M
                            $(MDESC)/machine_apply.c $(MDESC)/machine_hfi.c $(MDESC)/machine_power.c \
                            $(MDESC)/machine_layout.c kernel/lib/format.c
 UNIT_SRCS_workclock := kernel/emul/emul_workclock_model.c kernel/emul/emul_workclock_speed.c $(UNIT_SRCS_machine_parse)
-UNIT_SRCS_cpuid_decode := kernel/arch/x86_64/cpuid_decode.c kernel/arch/x86_64/cpuid_layout.c \
+UNIT_SRCS_cpuid_decode := $(ARCH_DIR)/cpu/cpuid_decode.c $(ARCH_DIR)/cpu/cpuid_layout.c \
                           kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c \
@@ -227,7 +230,7 @@ UVM_HOST_SRCS := kernel/user/uvm.c kernel/user/uvm_map.c kernel/user/uvm_stack.c
                  kernel/lib/sysctl.c kernel/lib/parse.c kernel/lib/format.c kernel/lib/strbuf.c \
                  tests/unit/host_sysctl.c tests/unit/uvm_host.c tests/unit/uvm_walk.c \
                  tests/unit/uvm_model.c tests/unit/limit_model.c
-UVM_HOST_FLAGS := -Ikernel/user -Ikernel/arch/x86_64 -Itests/unit -Wl,-T,tests/unit/host_sysctl.ld
+UVM_HOST_FLAGS := -Ikernel/user $(ARCH_INC) -Itests/unit -Wl,-T,tests/unit/host_sysctl.ld
 UNIT_SRCS_uvm     := $(UVM_HOST_SRCS)
 UNIT_SRCS_video := boot/video.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/hmp_search.c \
@@ -270,14 +273,14 @@ UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
 $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
-$(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay
-$(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched
+$(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += $(ARCH_INC) -Itools/cpuid-replay
+$(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += $(ARCH_INC) -Itools/cpuid-replay -Ikernel/sched
 $(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
-$(BUILD)/unit/test_topo_freebsd: HOST_CFLAGS += -Ikernel/arch/x86_64 -Itools/cpuid-replay -Ikernel/sched -Isim
+$(BUILD)/unit/test_topo_freebsd: HOST_CFLAGS += $(ARCH_INC) -Itools/cpuid-replay -Ikernel/sched -Isim
 $(BUILD)/unit/test_topo_freebsd: $(wildcard tools/cpuid-replay/*.h) $(wildcard sim/*.h)
 $(BUILD)/unit/test_witness $(BUILD)/unit/test_acpi_madt $(BUILD)/unit/test_clock_choice \
-$(BUILD)/unit/test_pmtimer_fadt: HOST_CFLAGS += -Ikernel/arch/x86_64
-$(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/unit/test_pmtimer_fadt: HOST_CFLAGS += $(ARCH_INC)
+$(BUILD)/unit/test_hfi_start $(BUILD)/unit/test_hfi_event: HOST_CFLAGS += $(ARCH_INC)
 $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter-out -fsanitize=%,$(HOST_CFLAGS)) -fsanitize=thread -Wno-tsan -pthread
 $(BUILD)/unit/test_elf_check $(BUILD)/unit/test_video: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
@@ -317,7 +320,7 @@ FUZZ_SRCS_hid_kbd := kernel/dev/usb/hid_kbd.c
 FUZZ_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
 FUZZ_SRCS_xhci := $(XHCI_TEST_SRCS)
 FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
-FUZZ_SRCS_acpi_madt := kernel/arch/x86_64/acpi_madt.c
+FUZZ_SRCS_acpi_madt := $(ARCH_DIR)/acpi/acpi_madt.c
 FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 FUZZ_SRCS_video := boot/video.c
 FUZZ_SRCS_uvm := $(UVM_HOST_SRCS)
@@ -335,11 +338,11 @@ $(BUILD)/fuzz/fuzz_archive: tests/fuzz/archive_model.h
 $(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h tests/fuzz/elf_model.h
 $(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
 $(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
-$(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched -Ikernel/arch/x86_64 -Itools/cpuid-replay
+$(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched $(ARCH_INC) -Itools/cpuid-replay
 $(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
-$(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit -Ikernel/arch/x86_64
+$(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit $(ARCH_INC)
 $(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
-$(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += -Ikernel/arch/x86_64
+$(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += $(ARCH_INC)
 $(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
 $(BUILD)/fuzz/fuzz_xhci: FUZZ_CFLAGS += -Itests/unit
 $(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf $(BUILD)/fuzz/fuzz_syscall: FUZZ_CFLAGS += $(UVM_HOST_FLAGS)
@@ -359,12 +362,12 @@ $(BUILD)/host/bench_stats_cli: $(BENCH_CLI_SRCS) $(UNIT_HEADERS)
 # ---------------------------------------------------------------- host replay of CPUID dumps
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
 # run on an InstLatx64 CPUID dump (docs/cpuid.md).
-CPUID_REPLAY_SRCS := $(wildcard tools/cpuid-replay/*.c) kernel/arch/x86_64/cpuid_decode.c \
-                     kernel/arch/x86_64/cpuid_layout.c \
+CPUID_REPLAY_SRCS := $(wildcard tools/cpuid-replay/*.c) $(ARCH_DIR)/cpu/cpuid_decode.c \
+                     $(ARCH_DIR)/cpu/cpuid_layout.c \
                      kernel/lib/format.c $(wildcard kernel/sched/topo*.c)
 $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpuid-replay/*.h)
 	@mkdir -p $(dir $@)
-	gcc $(HOST_CFLAGS) -Ikernel/arch/x86_64 -Ikernel/sched -o $@ $(CPUID_REPLAY_SRCS)
+	gcc $(HOST_CFLAGS) $(ARCH_INC) -Ikernel/sched -o $@ $(CPUID_REPLAY_SRCS)
 
 # ---------------------------------------------------------------- host view of machine descriptions
 # build/machine-info MACHINE: resolves a preset name or file, parses and checks

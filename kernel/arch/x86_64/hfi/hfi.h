@@ -27,7 +27,7 @@
 #define MOSAIC_ARCH_HFI_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../door.h"
+#include "../cpu/door.h"
 
 #define HFI_MAX_CPUS 256     /* = MAXCPU */
 #define HFI_MAX_PKGS 16      /* packages with a table; more are left without HFI */
