@@ -118,5 +118,5 @@ void bench_compare(const int64_t *a, const struct bench_col *ca, const int64_t *
 	bench_sort(s->a, ca->n);
 	bench_sort(s->b, cb->n);
 	bench_mwu(s->a, ca->n, s->b, cb->n, s->poly, &out->mwu);
-	bench_boot_ci(s->a, ca->n, s->b, cb->n, seed, s, &out->ci);
+	bench_bootstrap_ci(s->a, ca->n, s->b, cb->n, seed, s, &out->ci);
 }

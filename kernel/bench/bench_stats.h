@@ -30,9 +30,9 @@
 #define BENCH_P_ONE          1000000000000ULL     /* p-values in units of 10^-12 */
 #define BENCH_MWU_EXACT_CELLS 400                 /* exact test when na*nb <= this and no ties */
 #define BENCH_MWU_POLY       (BENCH_MWU_EXACT_CELLS + 32)   /* + the smaller size (<= 20) + 1 */
-#define BENCH_BOOT_RESAMPLES 2000
-#define BENCH_BOOT_TAIL      50                   /* resamples outside the 95 % CI at each end */
-#define BENCH_BOOT_SEED      0x6d6f7361696342ULL   /* default seed ("mosaicB") */
+#define BENCH_BOOTSTRAP_RESAMPLES 2000
+#define BENCH_BOOTSTRAP_TAIL      50                   /* resamples outside the 95 % CI at each end */
+#define BENCH_BOOTSTRAP_SEED      0x6d6f7361696342ULL   /* default seed ("mosaicB") */
 
 /* One column's statistics (values in the samples' unit). */
 struct bench_col {
@@ -80,7 +80,7 @@ struct bench_scratch {
 	int64_t a[BENCH_MAX_SAMPLES];   /* sorted copies of the two columns */
 	int64_t b[BENCH_MAX_SAMPLES];
 	uint16_t count[BENCH_MAX_SAMPLES];
-	int64_t ratio[BENCH_BOOT_RESAMPLES];
+	int64_t ratio[BENCH_BOOTSTRAP_RESAMPLES];
 	int64_t poly[BENCH_MWU_POLY];   /* exact U distribution, with room for its construction */
 };
 
@@ -108,7 +108,7 @@ void bench_mwu(const int64_t *a_sorted, int na, const int64_t *b_sorted, int nb,
 uint64_t bench_normal_2sf(bench_u128 num, uint64_t den);
 
 /* Bootstrap CI of median(B)/median(A) from the sorted columns, seeded. */
-void bench_boot_ci(const int64_t *a_sorted, int na, const int64_t *b_sorted, int nb, uint64_t seed,
+void bench_bootstrap_ci(const int64_t *a_sorted, int na, const int64_t *b_sorted, int nb, uint64_t seed,
 		   struct bench_scratch *s, struct bench_ci *out);
 
 /* Everything of struct bench_cmp for column b against column a, from the

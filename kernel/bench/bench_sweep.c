@@ -98,7 +98,7 @@ int bench_sweep_compute(const struct bench_sweep *sw, const struct bench_out *o,
 		bench_printf(o, "bench: %s\n", t->line);
 		return -1;
 	}
-	uint64_t seed = sw->seed ? sw->seed : BENCH_BOOT_SEED;
+	uint64_t seed = sw->seed ? sw->seed : BENCH_BOOTSTRAP_SEED;
 	for (int p = 0; p < sw->npolicies; p++) {
 		for (int c = 0; c < sw->ncols; c++) {
 			struct bench_col *col = &t->col[p][c];

@@ -199,7 +199,7 @@ static void beyond_table(struct tab *tb)
 		     "exact without ties up to %d pairs, else normal approximation with tie correction.\n",
 		     BENCH_MWU_EXACT_CELLS);
 	bench_printf(tb->o, "CI95: percentile bootstrap of median(X) / median(A), %d resamples, seed 0x%llx.\n",
-		     BENCH_BOOT_RESAMPLES, (unsigned long long)(sw->seed ? sw->seed : BENCH_BOOT_SEED));
+		     BENCH_BOOTSTRAP_RESAMPLES, (unsigned long long)(sw->seed ? sw->seed : BENCH_BOOTSTRAP_SEED));
 }
 
 void bench_table_print(const struct bench_sweep *sw, const struct bench_out *o, struct bench_table_scratch *t)

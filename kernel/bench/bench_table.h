@@ -39,7 +39,7 @@ struct bench_sweep {
 	int nsamples;              /* rows of samples: 1..BENCH_MAX_SAMPLES */
 	const int *count;          /* [npolicies * ncols]: samples taken, 0..nsamples; NULL: all */
 	const int64_t *v;          /* v[(p * ncols + c) * nsamples + s], 0..BENCH_VALUE_MAX */
-	uint64_t seed;             /* bootstrap seed; 0: BENCH_BOOT_SEED */
+	uint64_t seed;             /* bootstrap seed; 0: BENCH_BOOTSTRAP_SEED */
 };
 
 /* Work space of one report (~47 KiB: kmalloc it, or make it static). */

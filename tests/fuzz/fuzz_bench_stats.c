@@ -202,7 +202,7 @@ static void check_compare(struct fuzz *f, int na, int nb)
 	if (!boot)
 		return;
 	struct bench_ci again;
-	bench_boot_ci(sa, na, sb, nb, f->iteration, &scratch.s, &again);
+	bench_bootstrap_ci(sa, na, sb, nb, f->iteration, &scratch.s, &again);
 	if (again.lo != m.ci.lo || again.hi != m.ci.hi)
 		fuzz_fail(f, "bootstrap not deterministic");
 	int64_t lo = model_ratio(2 * (uint64_t)cb.min, 2 * (uint64_t)ca.max);

@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && argc <= 3 && strcmp(argv[1], "stats") == 0) {
 		char *end = NULL;
-		uint64_t seed = argc == 3 ? strtoull(argv[2], &end, 0) : BENCH_BOOT_SEED;
+		uint64_t seed = argc == 3 ? strtoull(argv[2], &end, 0) : BENCH_BOOTSTRAP_SEED;
 		if (argc == 3 && (*end || end == argv[2])) {
 			fprintf(stderr, "bench_stats_cli: seed '%s' is not a number\n", argv[2]);
 			return 2;

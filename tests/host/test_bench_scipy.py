@@ -154,7 +154,7 @@ def check_rates(where, a, b, got):
 
 
 class Splitmix:
-    """splitmix64, as bench_boot.c."""
+    """splitmix64, as bench_bootstrap.c."""
 
     def __init__(self, seed):
         self.x = seed & M64
@@ -174,8 +174,8 @@ class Splitmix:
                 return r % n
 
 
-def boot_ci(a, b, seed=SEED):
-    """bench_boot_ci() in Python integers: (lo, hi) in 0.01 %."""
+def bootstrap_ci(a, b, seed=SEED):
+    """bench_bootstrap_ci() in Python integers: (lo, hi) in 0.01 %."""
     sa, sb = sorted(a), sorted(b)
     rng = Splitmix(seed)
     ratios = []
@@ -206,7 +206,7 @@ def check_all(cases, results, boot_max):
         check_rates(where, a, b, got)
         check_mwu(where, a, b, got)
         if len(a) + len(b) <= boot_max:
-            want = boot_ci(a, b)
+            want = bootstrap_ci(a, b)
             assert (got["ci_lo"], got["ci_hi"]) == want, "%s: CI %d..%d, model %d..%d" % (
                 where, got["ci_lo"], got["ci_hi"], want[0], want[1])
 

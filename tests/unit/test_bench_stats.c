@@ -1,6 +1,6 @@
 /*
  * Host tests of the benchmark statistics (kernel/bench/bench_stats.c,
- * bench_mwu.c, bench_normal.c, bench_boot.c, bench_math.c): small cases
+ * bench_mwu.c, bench_normal.c, bench_bootstrap.c, bench_math.c): small cases
  * worked by hand, and every Min, Max, Avg., Median, Median Per Core and
  * Rate value the seed report printed, recomputed from its samples
  * (tests/data/seed-report/). tests/host/test_bench_scipy.py checks the same
@@ -219,16 +219,16 @@ static void test_bootstrap(void **state)
 	(void)state;
 	struct bench_ci ci, again;
 	const int64_t a[] = { 100, 100, 100 }, b[] = { 150, 150 };
-	bench_boot_ci(a, 3, b, 2, 1, &scratch, &ci);
+	bench_bootstrap_ci(a, 3, b, 2, 1, &scratch, &ci);
 	assert_int_equal(ci.lo, 15000);
 	assert_int_equal(ci.hi, 15000);
 	const int64_t za[] = { 0, 0, 1 };
-	bench_boot_ci(za, 3, b, 2, 1, &scratch, &ci);   /* a resampled median of A is 0 */
+	bench_bootstrap_ci(za, 3, b, 2, 1, &scratch, &ci);   /* a resampled median of A is 0 */
 	assert_int_equal(ci.lo, BENCH_NA);
 	assert_int_equal(ci.hi, BENCH_NA);
 	const int64_t sa[] = { 90, 95, 100, 105, 110 }, sb[] = { 120, 125, 130, 135 };
-	bench_boot_ci(sa, 5, sb, 4, 7, &scratch, &ci);
-	bench_boot_ci(sa, 5, sb, 4, 7, &scratch, &again);
+	bench_bootstrap_ci(sa, 5, sb, 4, 7, &scratch, &ci);
+	bench_bootstrap_ci(sa, 5, sb, 4, 7, &scratch, &again);
 	assert_int_equal(ci.lo, again.lo);   /* deterministic */
 	assert_int_equal(ci.hi, again.hi);
 	/* every resample ratio lies between min_B / max_A and max_B / min_A */
@@ -263,7 +263,7 @@ static void check_seed_machine(const char *path)
 		}
 		struct bench_cmp m;
 		bench_compare(&t.v[c * SEED_SAMPLES], &col[0], &t.v[(SEED_COLS + c) * SEED_SAMPLES], &col[1],
-			      BENCH_BOOT_SEED, &scratch, &m);
+			      BENCH_BOOTSTRAP_SEED, &scratch, &m);
 		const int64_t got[SEED_NRATES] = { m.rate_avg, m.rate_median, m.rate_max_min, m.rate_min_min };
 		for (int k = 0; k < SEED_NRATES; k++) {
 			if (got[k] != t.rate[k][c]) {
