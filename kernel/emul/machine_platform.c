@@ -10,6 +10,7 @@
 #include <smp.h>
 #include <string.h>
 #include <sysctl.h>
+#include "../sched/hmp.h"
 #include "emul_fw_cfg.h"
 #include "machine_platform.h"
 
@@ -109,4 +110,21 @@ const struct machine *machine_platform_machine(void)
 const char *machine_platform_source(void)
 {
 	return platform_source;
+}
+
+/* See machine_platform.h. Capacity from the speed of each CPU's core type,
+ * scores from the initial values of its HFI row, SMT shares from the
+ * smt-throughput lines. */
+void machine_platform_provide_hmp(unsigned n)
+{
+	const struct machine *m = platform_machine;
+	if (!m) {
+		hmp_set_status(HMP_PROV_MACHINE, 0, "no machine description (real hardware or plain QEMU)");
+		return;
+	}
+	machine_hmp_provide(m, n);
+	char why[128];
+	ksnprintf(why, sizeof(why), "%s: capacity from speeds%s, SMT share from smt-throughput", m->model,
+		  m->hfi_rows ? ", initial scores from its HFI rows" : "");
+	hmp_set_status(HMP_PROV_MACHINE, 1, why);
 }

@@ -22,6 +22,11 @@ void machine_platform_apply(void);
 /* The applied description (speeds, HFI values, events), or NULL when the
  * topology comes from CPUID. Read-only after machine_platform_apply(). */
 const struct machine *machine_platform_machine(void);
+/* hmp's machine provider (HMP_PROV_MACHINE) for CPUs 0..n-1 from the
+ * applied description, with its status line; without one, the status says
+ * so and nothing is provided. Does not publish. Boot CPU, once, from
+ * hmp_sources_init() (after hmp_init()). */
+void machine_platform_provide_hmp(unsigned n);
 /* "machine file <model>" or "CPUID" (also sysctl hw.topology_source). */
 const char *machine_platform_source(void);
 

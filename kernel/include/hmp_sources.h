@@ -1,6 +1,6 @@
-/* hmp_sources.h — start hmp and its boot-time providers (hmp_sources.c). */
-#ifndef MOSAIC_ARCH_HMP_SOURCES_H
-#define MOSAIC_ARCH_HMP_SOURCES_H
+/* hmp_sources.h — start hmp and its boot-time providers (kernel/hmp_sources.c). */
+#ifndef MOSAIC_HMP_SOURCES_H
+#define MOSAIC_HMP_SOURCES_H
 
 /* hmp_init() for every CPU, then the core-type, HWP and machine-description
  * providers, then one publication. Boot CPU, after machine_platform_apply()
