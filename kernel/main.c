@@ -1,6 +1,7 @@
 /* main.c — boot sequence of the kernel, from the loader's hand-off to the
  * shell. Runs on the boot CPU with interrupts off until the shell starts. */
 #include <boot_info.h>
+#include <arch_hooks.h>
 #include <backtrace.h>
 #include <cmdline.h>
 #include <console.h>

@@ -1,6 +1,7 @@
 /* thread.c — kernel thread life cycle: creation, exit, join, reaping, the
  * list of all threads and the pool of thread stacks (see thread.h). */
 #include <thread.h>
+#include <arch_hooks.h>
 #include <mm.h>
 #include <cpu.h>
 #include <panic.h>
@@ -204,6 +205,13 @@ struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
 	if (td)
 		thread_launch(td);
 	return td;
+}
+
+/* See thread.h. */
+struct thread *thread_create_detached(const char *name, void (*fn)(void *), void *arg)
+{
+	struct thread_attr attr = { .detached = 1 };
+	return thread_create(name, fn, arg, &attr);
 }
 
 /* See thread.h. Interrupts come on here: the switch that started the

@@ -2,6 +2,7 @@
  * flow's own thread, one idle thread per CPU, the APs' entry into theirs,
  * and the idle loop (see thread.h). */
 #include <thread.h>
+#include <arch_hooks.h>
 #include <percpu.h>
 #include <smp.h>
 #include <cmdline.h>

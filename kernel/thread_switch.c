@@ -2,12 +2,14 @@
  * timed sleeps, yielding, preemption (tick, IPI, critical sections) and
  * the accounting of CPU time (see thread.h). */
 #include <thread.h>
+#include <arch_hooks.h>
 #include <percpu.h>
 #include <ipi.h>
 #include <cpu.h>
 #include <time.h>
 #include <panic.h>
 #include <emul_workclock.h>
+#include <user.h>
 #include <user_cpu.h>
 
 #define RFLAGS_IF 0x200
@@ -91,7 +93,8 @@ static void thread_switch(int how)
 	cur->run_ns += now - cur->on_since_ns;
 	p->switch_ns = now;
 	emul_workclock_switch(p->cpu, cur, next, now);
-	user_cpu_switch(cur, next);
+	user_cpu_switch(cur->uth ? user_thread_fpu(cur) : NULL, next->uth ? user_thread_fpu(next) : NULL,
+			next->uth ? user_thread_cr3(next) : 0, (uint64_t)next->stack_top);
 	p->curthread = next;
 	arch_context_switch(&cur->rsp, &cur->on_cpu, &next->rsp, &next->on_cpu);
 	thread_switch_finish();

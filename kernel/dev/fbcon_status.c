@@ -11,6 +11,7 @@
  * to the serial port.
  */
 #include <fbcon.h>
+#include <arch_hooks.h>
 #include <cpu_desc.h>
 #include <printk.h>
 #include <sem.h>

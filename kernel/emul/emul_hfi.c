@@ -333,6 +333,12 @@ int emul_door_wrmsr(uint32_t msr, uint64_t v)
 	return 1;
 }
 
+/* See door.h. */
+int emul_door_active(void)
+{
+	return emul_hfi_active();
+}
+
 /* See door.h: leaf 06H's HFI fields as the description says, the calling
  * CPU's row from its `cpu` line (row=none reads 0xFFFF, a row no table
  * has). */

@@ -94,6 +94,10 @@ int thread_sched_running(void);
  * memory. Threads context, interrupts on. */
 struct thread *thread_create(const char *name, void (*fn)(void *), void *arg,
 			     const struct thread_attr *attr);
+/* thread_create() with attributes { .detached = 1 } (default class, nice
+ * and affinity); for arch code, which sees no struct thread_attr
+ * (arch_hooks.h). */
+struct thread *thread_create_detached(const char *name, void (*fn)(void *), void *arg);
 /* thread_create() in two steps, for callers that must know the thread
  * exists before anything can see it: thread_prepare() makes it (its id
  * given, its scheduler data inherited from the caller) without starting

@@ -4,6 +4,7 @@
 #include "ulayout.h"
 #include <printk.h>
 #include <user.h>
+#include <arch_hooks.h>
 
 int64_t sys_exit(struct trap_frame *tf);
 int64_t sys_spawn(struct trap_frame *tf);

@@ -8,6 +8,7 @@
 #include <printk.h>
 #include <strbuf.h>
 #include <user.h>
+#include <arch_hooks.h>
 
 #define UFAULT_FRAMES 8
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cpu.h>
 #include <user.h>
+#include <arch_hooks.h>
 #include <user_cpu.h>
 
 /* See uproc.h. */

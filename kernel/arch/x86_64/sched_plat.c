@@ -1,7 +1,7 @@
 /* sched_plat.c — the kernel's side of kernel/sched/sched_plat.h: CPUs,
  * tdq locks, time, the reschedule IPI, idle halting, memory and panics. */
 #include "../../sched/sched_plat.h"
-#include <thread.h>
+#include <arch_hooks.h>
 #include <percpu.h>
 #include <ipi.h>
 #include <spinlock.h>

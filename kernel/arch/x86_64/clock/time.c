@@ -18,8 +18,7 @@
 #include <panic.h>
 #include <percpu.h>
 #include <sysctl.h>
-#include <thread.h>
-#include <fbcon.h>
+#include <arch_hooks.h>
 
 #define CALIBRATE_MS 50
 

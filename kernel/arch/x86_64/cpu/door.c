@@ -34,3 +34,9 @@ void door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r)
 	cpuid(leaf, subleaf, &r->eax, &r->ebx, &r->ecx, &r->edx);
 	emul_door_cpuid(leaf, subleaf, r);
 }
+
+/* See door.h. */
+int door_emulated(void)
+{
+	return emul_door_active();
+}

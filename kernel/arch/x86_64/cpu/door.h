@@ -42,6 +42,9 @@ void door_wrmsr(uint32_t msr, uint64_t v);
 /* CPUID leaf/subleaf on the calling CPU, with the emulated HFI's leaf 0x06
  * fields when the device is active. */
 void door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r);
+/* 1 when the emulated HFI device answers behind the door, for messages
+ * only: a driver acts the same either way. Any context. */
+int door_emulated(void);
 
 /* The emulated room's side of the door (kernel/arch/x86_64/emul/), called
  * by door.c only: the MSR functions return 1 when the device answers msr
@@ -50,5 +53,7 @@ void door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r);
 int emul_door_rdmsr(uint32_t msr, uint64_t *v);
 int emul_door_wrmsr(uint32_t msr, uint64_t v);
 int emul_door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r);
+/* 1 while the device answers (emul_hfi_active()). */
+int emul_door_active(void);
 
 #endif

@@ -10,9 +10,8 @@
 #include <percpu.h>
 #include <printk.h>
 #include <smp.h>
-#include <thread.h>
+#include <arch_hooks.h>
 #include <trap.h>
-#include <user.h>
 
 #define MSR_STAR           0xC0000081u
 #define MSR_LSTAR          0xC0000082u
@@ -79,18 +78,17 @@ void user_cpu_init(struct user_cpu_features *out)
 }
 
 /* See user_cpu.h. */
-void user_cpu_switch(struct thread *prev, struct thread *next)
+void user_cpu_switch(void *prev_fpu, void *next_fpu, uint64_t next_cr3, uint64_t next_stack_top)
 {
 	uint64_t cr3 = vmm_kernel_cr3();
-	if (prev->uth)
-		fxsave64(user_thread_fpu(prev));
-	if (next->uth)
-		fxrstor64(user_thread_fpu(next));
-	if (next->uth) {
+	if (prev_fpu)
+		fxsave64(prev_fpu);
+	if (next_fpu) {
 		struct percpu *p = percpu_self();
-		cr3 = user_thread_cr3(next);
-		p->kernel_rsp = (uint64_t)next->stack_top;
-		gdt_set_rsp0(p->cpu, (uint64_t)next->stack_top);
+		fxrstor64(next_fpu);
+		cr3 = next_cr3;
+		p->kernel_rsp = next_stack_top;
+		gdt_set_rsp0(p->cpu, next_stack_top);
 	}
 	if (read_cr3() != cr3)
 		write_cr3(cr3);

@@ -8,7 +8,6 @@
 #define MOSAIC_ARCH_USER_CPU_H
 #include <stdint.h>
 
-struct thread;
 struct trap_frame;
 
 #define USER_CS 0x23                 /* GDT entry 4 (user code), RPL 3 */
@@ -26,12 +25,15 @@ struct user_cpu_features {
  * CR4.SMEP/SMAP/UMIP (when the CPU has them) on every online CPU, through
  * smp_call_on(). Boot CPU, once, before the first process; interrupts on. */
 void user_cpu_init(struct user_cpu_features *out);
-/* What thread_switch() does between prev and next: a thread of a process
- * leaving saves its x87/SSE registers, one arriving gets them back, its
- * page tables and its kernel stack as the stack of interrupts and system
- * calls from user mode (TSS.RSP0, percpu kernel_rsp); a kernel thread gets
- * the kernel's page tables. Interrupts off. */
-void user_cpu_switch(struct thread *prev, struct thread *next);
+/* What thread_switch() does between two threads, given what arch needs of
+ * them (it sees no struct thread): a thread of a process leaving saves its
+ * x87/SSE registers into prev_fpu (its FXSAVE area; NULL: a kernel
+ * thread), one arriving (next_fpu not NULL) gets them back, its page
+ * tables next_cr3 and its kernel stack next_stack_top as the stack of
+ * interrupts and system calls from user mode (TSS.RSP0, percpu
+ * kernel_rsp); a kernel thread (next_fpu NULL) gets the kernel's page
+ * tables. Interrupts off. */
+void user_cpu_switch(void *prev_fpu, void *next_fpu, uint64_t next_cr3, uint64_t next_stack_top);
 /* After entries of the page tables cr3 were cleared (kernel/user/uvm.c):
  * every online CPU running on them reloads CR3, so none keeps a
  * translation to a page about to be freed. 0, or -1 when a CPU did not

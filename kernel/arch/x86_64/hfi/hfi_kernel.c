@@ -8,11 +8,10 @@
 #include <mm.h>
 #include <printk.h>
 #include <smp.h>
-#include <thread.h>
+#include <arch_hooks.h>
 #include <time.h>
 #include <trap.h>
 #include <waitq.h>
-#include <emul_hfi.h>
 #include "hfi.h"
 #include "hfi_kernel.h"
 #include "hfi_plat.h"
@@ -122,7 +121,7 @@ static void hfi_log_summary(const struct hfi_drv *d)
 			ksnprintf(where, sizeof(where), " (package %u)", p->package);
 		printk("hfi: %u rows, %u class%s, table %u bytes at 0x%lx%s%s\n", d->rows_used,
 		       d->lay.ncls, d->lay.ncls == 1 ? "" : "es", d->lay.size,
-		       (unsigned long)p->table_phys, where, emul_hfi_active() ? ", emulated" : "");
+		       (unsigned long)p->table_phys, where, door_emulated() ? ", emulated" : "");
 	}
 }
 
@@ -142,10 +141,9 @@ void hfi_init(void)
 		return;
 	}
 	hfi_log_summary(&hfi_drv);
-	struct thread_attr attr = { .detached = 1 };
 	if (!thread_sched_running())
 		printk("hfi: scheduler off (sched=off): tables are copied but not handed to hmp\n");
-	else if (!thread_create("hfi", hfi_publisher, NULL, &attr))
+	else if (!thread_create_detached("hfi", hfi_publisher, NULL))
 		printk("hfi: out of memory for the publisher thread: scores are not handed to hmp\n");
 	else
 		hfi_publisher_started = 1;

@@ -21,7 +21,7 @@
  */
 #include <printk.h>
 #include <string.h>
-#include "../../../sched/hmp.h"
+#include <arch_hooks.h>
 #include "hfi.h"
 #include "hfi_plat.h"
 

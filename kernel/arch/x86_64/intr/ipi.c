@@ -8,7 +8,7 @@
 #include <time.h>
 #include <printk.h>
 #include <spinlock.h>
-#include <thread.h>
+#include <arch_hooks.h>
 
 #define CALL_TIMEOUT_NS 1000000000ull
 #define STOP_WAIT_US    100000

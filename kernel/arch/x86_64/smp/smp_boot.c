@@ -25,7 +25,7 @@
 #include <time.h>
 #include <panic.h>
 #include <string.h>
-#include <thread.h>
+#include <arch_hooks.h>
 
 #define TRAMP_PAGES      4            /* code, PML4, PDPT, page directory */
 #define TRAMP_BELOW      0x100000ull  /* a start-up IPI vector addresses the first 1 MiB */

@@ -6,8 +6,7 @@
 #include <printk.h>
 #include <panic.h>
 #include <backtrace.h>
-#include <thread.h>
-#include <user.h>
+#include <arch_hooks.h>
 #include <user_cpu.h>
 
 extern trap_handler_t trap_handlers[256];
