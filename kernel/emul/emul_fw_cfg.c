@@ -1,5 +1,5 @@
 /*
- * fw_cfg.c — reading named files from QEMU's fw_cfg device through its
+ * emul_fw_cfg.c — reading named files from QEMU's fw_cfg device through its
  * legacy I/O interface: write a 16-bit selector to port 0x510, then read
  * the item byte by byte from port 0x511. Multi-byte numbers in the file
  * directory are big-endian.
@@ -23,7 +23,7 @@ struct fw_cfg_file {
 };
 
 /* Select an item and read len bytes from its start. Boot CPU only. */
-void fw_cfg_read(uint16_t select, void *buf, uint32_t len)
+void emul_fw_cfg_read(uint16_t select, void *buf, uint32_t len)
 {
 	uint8_t *out = buf;
 	outw(FW_CFG_PORT_SEL, select);
@@ -32,7 +32,7 @@ void fw_cfg_read(uint16_t select, void *buf, uint32_t len)
 }
 
 /* Continue reading the selected item. */
-static void fw_cfg_read_more(void *buf, uint32_t len)
+static void emul_fw_cfg_read_more(void *buf, uint32_t len)
 {
 	uint8_t *out = buf;
 	for (uint32_t i = 0; i < len; i++)
@@ -44,23 +44,23 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-int fw_cfg_present(void)
+int emul_fw_cfg_present(void)
 {
 	char sig[4];
-	fw_cfg_read(FW_CFG_SIGNATURE, sig, sizeof(sig));
+	emul_fw_cfg_read(FW_CFG_SIGNATURE, sig, sizeof(sig));
 	return memcmp(sig, "QEMU", 4) == 0;
 }
 
-int fw_cfg_find(const char *name, uint32_t *size, uint16_t *select)
+int emul_fw_cfg_find(const char *name, uint32_t *size, uint16_t *select)
 {
 	uint8_t count_be[4];
 	struct fw_cfg_file f;
-	if (!fw_cfg_present())
+	if (!emul_fw_cfg_present())
 		return -1;
-	fw_cfg_read(FW_CFG_FILE_DIR, count_be, sizeof(count_be));
+	emul_fw_cfg_read(FW_CFG_FILE_DIR, count_be, sizeof(count_be));
 	uint32_t count = be32(count_be);
 	for (uint32_t i = 0; i < count; i++) {
-		fw_cfg_read_more(&f, sizeof(f));
+		emul_fw_cfg_read_more(&f, sizeof(f));
 		f.name[FW_CFG_NAME_LEN - 1] = 0;
 		if (strcmp(f.name, name) == 0) {
 			*size = be32(f.size);

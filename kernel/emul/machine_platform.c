@@ -28,11 +28,11 @@ static void read_file_name(void)
 {
 	uint32_t size;
 	uint16_t sel;
-	if (fw_cfg_find(MACHINE_FW_CFG_PATH, &size, &sel) || size == 0)
+	if (emul_fw_cfg_find(MACHINE_FW_CFG_PATH, &size, &sel) || size == 0)
 		return;
 	if (size >= sizeof(platform_file))
 		size = sizeof(platform_file) - 1;
-	fw_cfg_read(sel, platform_file, size);
+	emul_fw_cfg_read(sel, platform_file, size);
 	platform_file[size] = 0;
 }
 
@@ -41,7 +41,7 @@ void machine_platform_init(void)
 	uint32_t size;
 	uint16_t sel;
 	char err[200];
-	if (!fw_cfg_present() || fw_cfg_find(MACHINE_FW_CFG_FILE, &size, &sel))
+	if (!emul_fw_cfg_present() || emul_fw_cfg_find(MACHINE_FW_CFG_FILE, &size, &sel))
 		return;
 	read_file_name();
 	if (size > MACHINE_FILE_MAX) {
@@ -57,7 +57,7 @@ void machine_platform_init(void)
 		kfree(m);
 		return;
 	}
-	fw_cfg_read(sel, text, size);
+	emul_fw_cfg_read(sel, text, size);
 	if (machine_parse(m, text, size, platform_file, err, sizeof(err))) {
 		printk("machine: %s\n", err);
 		printk("machine: description ignored, falling back to CPUID topology\n");
