@@ -12,7 +12,7 @@
  * the engine runs on the host's main stack and resumes them.
  *
  * Code of a simulated thread takes no simulated time except brt_work()
- * (CPU work at the CPU's modelled speed, kernel/machine/workclock.c), the
+ * (CPU work at the CPU's modelled speed, kernel/emul/emul_workclock_model.c), the
  * resume cost after a switch (--resume-ns) and waiting.
  */
 #ifndef MOSAIC_SIM_H

@@ -1,7 +1,7 @@
 /*
  * sim_hmp.c — what hmp (kernel/sched/hmp.h) learns on a simulated
  * machine, through the same push interface the kernel's providers use on
- * an emulated one (kernel/arch/x86_64/hmp_sources.c and the HFI driver's
+ * an emulated one (kernel/hmp_sources.c and the HFI driver's
  * publication, kernel/arch/x86_64/hfi/hfi_publish.c): core-type defaults,
  * the machine description's capacities and initial scores, then the HFI
  * table at boot and after each timed event of the description, at most

@@ -221,7 +221,7 @@ static int pin_order[MACHINE_MAX_CPUS];
 static int pin_ncpu;
 
 /* See sim_policy.h. A core of n threads with k busy does speed + (smt -
- * speed)(k - 1)/(n - 1) in all (the work clock's model, workclock.h), so
+ * speed)(k - 1)/(n - 1) in all (the work clock's model, emul_workclock_model.h), so
  * its first thread adds speed and each further one (smt - speed)/(n - 1);
  * compared in millionths. */
 void sim_oracle_order(const struct machine *m, int *order)

@@ -1,6 +1,6 @@
 /*
  * emul_workclock.c — the kernel side of the work clock (see
- * emul_workclock.h): the model of kernel/machine/workclock.c behind one
+ * emul_workclock.h): the model of kernel/emul/emul_workclock_model.c behind one
  * lock, fed by the thread layer's switches, the HFI device's row changes
  * and two sysctls.
  */

@@ -1,6 +1,6 @@
 /*
  * emul_workclock.h — the work clock of the emulated machine in the kernel
- * (the model: kernel/machine/workclock.h; docs/hfi.md, "The work clock
+ * (the model: kernel/emul/emul_workclock_model.h; docs/hfi.md, "The work clock
  * and the speed model").
  *
  * Active only under QEMU with an applied machine description (cpu lines)

@@ -1,7 +1,7 @@
 /*
- * workclock.c — per-thread work clocks on an emulated machine, integrated
- * exactly from event to event (see workclock.h; docs/hfi.md). Portable C:
- * the kernel runs it under one lock (kernel/arch/x86_64/emul/
+ * emul_workclock_model.c — per-thread work clocks on an emulated machine, integrated
+ * exactly from event to event (see emul_workclock_model.h; docs/hfi.md). Portable C:
+ * the kernel runs it under one lock (kernel/emul/
  * emul_workclock.c), the host tests on scripted timelines.
  */
 #include <emul_workclock_model.h>
@@ -92,7 +92,7 @@ static void wc_rerate(struct wc_model *w, int core, uint64_t now)
 	}
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 void wc_clock_init(struct wc_clock *c)
 {
 	c->work = 0;
@@ -110,7 +110,7 @@ static uint16_t wc_dense(uint32_t *ids, unsigned *n, uint32_t id)
 	return (uint16_t)(*n)++;
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 void wc_init(struct wc_model *w, const struct machine *m)
 {
 	uint32_t core_ids[MACHINE_MAX_CPUS], pkg_ids[MACHINE_MAX_CPUS];
@@ -154,7 +154,7 @@ static void wc_detach(struct wc_model *w, unsigned cpu, uint64_t now)
 	w->core[c->core].busy--;
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 void wc_switch(struct wc_model *w, unsigned cpu, struct wc_clock *in, uint64_t now)
 {
 	struct wc_cpu *c = &w->cpu[cpu];
@@ -185,20 +185,20 @@ void wc_switch(struct wc_model *w, unsigned cpu, struct wc_clock *in, uint64_t n
 		wc_rerate(w, w->cpu[other].core, now);
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 struct wc_clock *wc_running(const struct wc_model *w, unsigned cpu)
 {
 	return w->cpu[cpu].run;
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 void wc_set_enabled(struct wc_model *w, int on, uint64_t now)
 {
 	w->enabled = on != 0;
 	wc_rerate(w, -1, now);
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 int wc_set_power(struct wc_model *w, int on, uint64_t now)
 {
 	if (on && !w->power.line)
@@ -208,7 +208,7 @@ int wc_set_power(struct wc_model *w, int on, uint64_t now)
 	return 0;
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 int wc_row_perf(struct wc_model *w, int row, unsigned perf, unsigned initial, uint64_t now)
 {
 	if (row < 0 || (unsigned)row >= w->nrows)
@@ -219,13 +219,13 @@ int wc_row_perf(struct wc_model *w, int row, unsigned perf, unsigned initial, ui
 	return 0;
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 uint32_t wc_cpu_rate(const struct wc_model *w, unsigned cpu)
 {
 	return w->cpu[cpu].rate;
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 uint64_t wc_read(const struct wc_model *w, const struct wc_clock *c, uint64_t now)
 {
 	if (c->cpu < 0)
@@ -233,7 +233,7 @@ uint64_t wc_read(const struct wc_model *w, const struct wc_clock *c, uint64_t no
 	return c->work + wc_segment(c->since, now, w->cpu[c->cpu].rate);
 }
 
-/* See workclock.h. The owner's CPU cannot change under it, so only a
+/* See emul_workclock_model.h. The owner's CPU cannot change under it, so only a
  * writer on the model (another CPU re-rating this one) can interfere,
  * and that one moves the CPU's sequence count. */
 int wc_read_self(const struct wc_model *w, const struct wc_clock *c, unsigned cpu, uint64_t now,

@@ -1,5 +1,5 @@
 /*
- * workclock.h — the work clock of an emulated machine and the speed model
+ * emul_workclock_model.h — the work clock of an emulated machine and the speed model
  * behind it (docs/hfi.md, "The work clock and the speed model").
  * Portable: no arch headers; the host unit tests run it on scripted
  * timelines (tests/unit/test_workclock.c).
@@ -15,7 +15,7 @@
  * machine files exact: 1000 ns on an E-core of speed 0.54 are exactly 540
  * ns of work, on a busy SMT pair of throughput 1.39 exactly 695 each.
  *
- * Speed model (speed_model.c; factors are thousandths, WC_FACTOR_ONE):
+ * Speed model (emul_workclock_speed.c; factors are thousandths, WC_FACTOR_ONE):
  *   share     a core of n SMT threads, k of them busy: together they do
  *             T(k) = speed + (smt_throughput - speed) * (k - 1) / (n - 1),
  *             a straight line from one thread alone (T(1) = speed) to all
@@ -58,7 +58,7 @@
 #define WC_FACTOR_ONE      1000u   /* throttle and power factors: thousandths */
 #define WC_THROTTLE_FLOOR  125u    /* a throttled CPU keeps at least 1/8 of its speed */
 
-/* ---- the speed model (speed_model.c): pure functions ---- */
+/* ---- the speed model (emul_workclock_speed.c): pure functions ---- */
 
 /* Rate of one busy thread of a core of `threads` SMT threads (1..8) of
  * which `busy` run threads (0 counts as 1: the rate a thread would get),
@@ -77,7 +77,7 @@ unsigned speed_throttle(unsigned perf_now, unsigned perf_initial);
  * floor(1000 × cbrt(budget / demand)), at least 1. */
 unsigned speed_power(uint64_t budget_mw, uint64_t demand_mw);
 
-/* ---- the work clock (workclock.c) ---- */
+/* ---- the work clock (emul_workclock_model.c) ---- */
 
 /* A thread's clock (in struct thread). Written only by the model. */
 struct wc_clock {

@@ -1,12 +1,12 @@
 /*
- * speed_model.c — how fast a thread runs on a CPU of an emulated machine:
+ * emul_workclock_speed.c — how fast a thread runs on a CPU of an emulated machine:
  * the core type's speed, its SMT share, HFI throttling and the optional
- * power budget (the formulas are in workclock.h; which numbers are facts
+ * power budget (the formulas are in emul_workclock_model.h; which numbers are facts
  * and which are modelled: docs/hfi.md). Pure functions, portable C.
  */
 #include <emul_workclock_model.h>
 
-/* See workclock.h. One division at the end, so the figures of the machine
+/* See emul_workclock_model.h. One division at the end, so the figures of the machine
  * files (0.54, 1.39 / 2) stay exact. T(k) / k is written over the common
  * denominator (n - 1) × k. */
 uint32_t speed_rate(unsigned speed, unsigned smt, unsigned threads, unsigned busy,
@@ -27,7 +27,7 @@ uint32_t speed_rate(unsigned speed, unsigned smt, unsigned threads, unsigned bus
 	return rate < 1 ? 1 : (uint32_t)rate;
 }
 
-/* See workclock.h. */
+/* See emul_workclock_model.h. */
 unsigned speed_throttle(unsigned perf_now, unsigned perf_initial)
 {
 	if (perf_initial == 0 || perf_now >= perf_initial)
@@ -50,7 +50,7 @@ static unsigned icbrt(uint64_t v)
 	return lo;
 }
 
-/* See workclock.h. (1000 f)³ = 10^9 × budget / demand, so the cube root
+/* See emul_workclock_model.h. (1000 f)³ = 10^9 × budget / demand, so the cube root
  * of the integer quotient is floor(1000 f) exactly. */
 unsigned speed_power(uint64_t budget_mw, uint64_t demand_mw)
 {

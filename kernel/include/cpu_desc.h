@@ -4,7 +4,7 @@
  * The only input of the topology builder (kernel/sched/). Filled from CPUID
  * on real hardware (kernel/arch/x86_64/cpu_enum*.c), from a CPUID dump on
  * the host (tools/cpuid-replay), and overridden by a machine description
- * under QEMU (kernel/machine/machine_*.c). Portable: no arch headers.
+ * under QEMU (kernel/emul/machine_desc/machine_*.c). Portable: no arch headers.
  *
  * Ids are "as the hardware numbers them" (derived from the x2APIC id by the
  * CPUID 0x1F/0x0B shifts): equal ids mean the same SMT core / module / die /

@@ -1,4 +1,4 @@
-/* Fuzz harness of the MADT parser (kernel/arch/x86_64/acpi_madt.c):
+/* Fuzz harness of the MADT parser (kernel/arch/x86_64/acpi/acpi_madt.c):
  * tables of random processor (xAPIC, x2APIC; enabled, online-capable,
  * disabled; repeated and invalid ids), IOAPIC, override and address
  * entries, sometimes mutated, parsed from an exact-size copy and compared

@@ -1,5 +1,5 @@
 /* Fuzz harness of the machine-description parser and checker
- * (kernel/machine/machine_parse.c, machine_check.c, machine_values.c), the
+ * (kernel/emul/machine_desc/machine_parse.c, machine_check.c, machine_values.c), the
  * application to CPU descriptors (machine_apply.c) and the topology
  * builder behind it (kernel/sched/topo_build.c).
  *

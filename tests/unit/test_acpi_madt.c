@@ -1,4 +1,4 @@
-/* Host tests of the MADT parser (kernel/arch/x86_64/acpi_madt.c) on
+/* Host tests of the MADT parser (kernel/arch/x86_64/acpi/acpi_madt.c) on
  * synthetic tables shaped like real firmware's: x2APIC entries, disabled
  * and online-capable processors, sparse APIC ids with the boot CPU at
  * 0x20 (Meteor Lake), ids listed twice, broken entries. */

@@ -1,5 +1,5 @@
 /*
- * Host tests for the CPUID decoder (kernel/arch/x86_64/cpuid_decode.c), fed
+ * Host tests for the CPUID decoder (kernel/arch/x86_64/cpu/cpuid_decode.c), fed
  * by the dump reader of the replay tool (tools/cpuid-replay/dump.c; its own
  * tests are in test_cpuid_replay.c): the three InstLatx64 dumps in
  * tests/data/cpuid/ must decode to the per-CPU facts read off those dumps

@@ -1,5 +1,5 @@
 /* Host tests for the machine-description parser and its application to
- * CPU descriptors (kernel/machine/machine_parse.c, machine_check.c,
+ * CPU descriptors (kernel/emul/machine_desc/machine_parse.c, machine_check.c,
  * machine_apply.c), including every preset in machines/. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* Host tests of the work clock and the speed model
- * (kernel/machine/workclock.c, speed_model.c) on scripted timelines: each
+ * (kernel/emul/emul_workclock_model.c, emul_workclock_speed.c) on scripted timelines: each
  * expected value is the exact piecewise sum, in work units (thousandths
  * of a ns of lone P-core time). */
 #include <stdarg.h>

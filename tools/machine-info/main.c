@@ -1,6 +1,6 @@
 /*
  * machine-info — the host's view of a machine description (docs/machines.md),
- * through the kernel's own parser and checker (kernel/machine/machine_parse.c,
+ * through the kernel's own parser and checker (kernel/emul/machine_desc/machine_parse.c,
  * machine_check.c), so the host refuses exactly what the kernel refuses.
  *
  *   machine-info [--presets DIR] [--qemu] MACHINE

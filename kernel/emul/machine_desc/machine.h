@@ -3,8 +3,8 @@
  * runs on under QEMU (and the simulator's models). The text format is
  * documented in docs/machines.md; presets live in machines/ (NAME.machine).
  *
- * Portable: no arch headers. The parser (kernel/machine/machine_parse.c) turns
- * a file into a struct machine; machine_apply (kernel/machine/machine_apply.c)
+ * Portable: no arch headers. The parser (kernel/emul/machine_desc/machine_parse.c) turns
+ * a file into a struct machine; machine_apply (kernel/emul/machine_desc/machine_apply.c)
  * overrides the per-CPU descriptors with it. Speeds are fixed point with
  * MACHINE_SPEED_ONE = 1.000 (one P-core thread running alone).
  */

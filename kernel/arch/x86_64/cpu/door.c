@@ -1,6 +1,6 @@
 /*
  * door.c — the MSR/CPUID door (door.h). Each call first offers the access
- * to the emulated HFI device (kernel/arch/x86_64/emul/emul_hfi.c), which
+ * to the emulated HFI device (kernel/emul/emul_hfi.c), which
  * answers only while a machine description with HFI rows is applied and
  * only for its own MSRs and CPUID leaf 06H's HFI fields; everything else
  * is the RDMSR / WRMSR / CPUID instruction on the calling CPU (Intel SDM

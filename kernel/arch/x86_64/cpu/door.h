@@ -9,10 +9,10 @@
  * docs/hfi.md), the door routes the HFI MSRs (IA32_HW_FEEDBACK_PTR 0x17D0,
  * IA32_HW_FEEDBACK_CONFIG 0x17D1, IA32_PACKAGE_THERM_STATUS 0x1B1,
  * IA32_PACKAGE_THERM_INTERRUPT 0x1B2) and the HFI fields of CPUID leaf
- * 0x06 to the emulated HFI device (kernel/arch/x86_64/emul/), which
+ * 0x06 to the emulated HFI device (kernel/emul/), which
  * follows the hardware protocol. A driver cannot tell the two apart: the
  * real-hardware room (kernel/arch/x86_64/hfi/) and the emulated room
- * (kernel/arch/x86_64/emul/) meet only here.
+ * (kernel/emul/) meet only here.
  *
  * All three act on the calling CPU (package-scope MSRs: its package), like
  * the instructions. Any context; they take no lock a caller could hold
@@ -46,7 +46,7 @@ void door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r);
  * only: a driver acts the same either way. Any context. */
 int door_emulated(void);
 
-/* The emulated room's side of the door (kernel/arch/x86_64/emul/), called
+/* The emulated room's side of the door (kernel/emul/), called
  * by door.c only: the MSR functions return 1 when the device answers msr
  * itself (filling *v); emul_door_cpuid() gets r with the real CPUID values
  * and overwrites the fields the device presents (returns 1 if it did). */
