@@ -140,6 +140,21 @@ int emul_workclock_self(uint64_t *work)
 }
 
 /* See emul_workclock.h. */
+int64_t emul_workclock_run(uint64_t ns, void (*step)(void))
+{
+	uint64_t start, done, target;
+	if (emul_workclock_self(&start))
+		return -1;
+	target = start + ns * WC_WORK_PER_NS;
+	done = start;
+	while (done < target) {
+		step();
+		emul_workclock_self(&done);
+	}
+	return (int64_t)((done - start) / WC_WORK_PER_NS);
+}
+
+/* See emul_workclock.h. */
 int emul_workclock_read(const struct thread *td, uint64_t *work)
 {
 	struct wc_model *w = wc_active();

@@ -39,6 +39,14 @@ void emul_workclock_switch(unsigned cpu, struct thread *out, struct thread *in, 
  * time), lock-free; -1 when inactive or called from an idle thread or
  * before the scheduler. Any thread context. */
 int emul_workclock_self(uint64_t *work);
+/* The work-clock half of work(W) (kernel/work.c): calls step() again and
+ * again until the calling thread's clock has advanced by ns of lone P-core
+ * work, and returns by how much it advanced, in ns: at least ns, more when
+ * the last step ran past the target (a vCPU the host paused mid-step). -1,
+ * without calling step(), when the clock is inactive (as
+ * emul_workclock_self()). Any thread context, interrupts on (it may be
+ * preempted and migrate: the clock belongs to the thread). */
+int64_t emul_workclock_run(uint64_t ns, void (*step)(void));
 /* td's work so far (same unit); -1 when inactive or td is an idle
  * thread. Takes the model lock (callers may hold the thread list lock). */
 int emul_workclock_read(const struct thread *td, uint64_t *work);
