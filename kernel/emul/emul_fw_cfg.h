@@ -3,8 +3,8 @@
  * named files the host hands to the guest (`-fw_cfg name=...,file=...`).
  * Used only at boot, on the boot CPU (the device has one selector).
  */
-#ifndef MOSAIC_ARCH_FW_CFG_H
-#define MOSAIC_ARCH_FW_CFG_H
+#ifndef MOSAIC_EMUL_FW_CFG_H
+#define MOSAIC_EMUL_FW_CFG_H
 #include <stdint.h>
 
 /* Whether the device answers with its "QEMU" signature (0 on real

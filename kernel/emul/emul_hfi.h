@@ -14,8 +14,8 @@
  * sysctl kern.emul.hfi=0 freezes it: no writes, no interrupts, events
  * wait, injections are refused.
  */
-#ifndef MOSAIC_ARCH_EMUL_HFI_H
-#define MOSAIC_ARCH_EMUL_HFI_H
+#ifndef MOSAIC_EMUL_HFI_H
+#define MOSAIC_EMUL_HFI_H
 #include <stddef.h>
 #include <stdint.h>
 

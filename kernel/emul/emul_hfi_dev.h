@@ -3,8 +3,8 @@
  * the door's MSR and CPUID answers, table writes, interrupts;
  * emul_hfi_inject.c: events, the shell's injections, reading).
  */
-#ifndef MOSAIC_ARCH_EMUL_HFI_DEV_H
-#define MOSAIC_ARCH_EMUL_HFI_DEV_H
+#ifndef MOSAIC_EMUL_HFI_DEV_H
+#define MOSAIC_EMUL_HFI_DEV_H
 #include <machine.h>
 #include <smp.h>
 #include <spinlock.h>

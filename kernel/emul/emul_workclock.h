@@ -15,8 +15,8 @@
  * description's power budget: 1 iff it has a `power` line) switch the
  * model at run time; a switch is an event like any other.
  */
-#ifndef MOSAIC_ARCH_EMUL_WORKCLOCK_H
-#define MOSAIC_ARCH_EMUL_WORKCLOCK_H
+#ifndef MOSAIC_EMUL_WORKCLOCK_H
+#define MOSAIC_EMUL_WORKCLOCK_H
 #include <stdint.h>
 
 struct thread;

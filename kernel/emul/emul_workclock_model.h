@@ -48,8 +48,8 @@
  * clock on the CPU it runs on (and does not leave meanwhile) retries
  * while that CPU's sequence count shows a writer at work.
  */
-#ifndef MOSAIC_WORKCLOCK_H
-#define MOSAIC_WORKCLOCK_H
+#ifndef MOSAIC_EMUL_WORKCLOCK_MODEL_H
+#define MOSAIC_EMUL_WORKCLOCK_MODEL_H
 #include <stdint.h>
 #include <machine.h>
 

@@ -3,8 +3,8 @@
  * description the host passed as fw_cfg file opt/mosaic/machine
  * (docs/machines.md) and the per-CPU descriptors taken from it.
  */
-#ifndef MOSAIC_ARCH_MACHINE_PLATFORM_H
-#define MOSAIC_ARCH_MACHINE_PLATFORM_H
+#ifndef MOSAIC_EMUL_MACHINE_PLATFORM_H
+#define MOSAIC_EMUL_MACHINE_PLATFORM_H
 #include <machine.h>
 
 #define MACHINE_FW_CFG_FILE "opt/mosaic/machine"        /* the description */

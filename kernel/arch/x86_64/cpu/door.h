@@ -1,8 +1,8 @@
 /*
  * door.h — the one door between drivers and the CPU's model-specific
  * state: every MSR access and every CPUID query of the HFI driver (and of
- * the hmp providers that read CPU registers) goes through these three
- * functions.
+ * the hmp providers that read CPU registers) goes through door_rdmsr(),
+ * door_wrmsr() and door_cpuid().
  *
  * On real hardware they are the RDMSR / WRMSR / CPUID instructions. Under
  * QEMU with a machine description that presents an HFI (docs/machines.md,
@@ -10,11 +10,13 @@
  * IA32_HW_FEEDBACK_CONFIG 0x17D1, IA32_PACKAGE_THERM_STATUS 0x1B1,
  * IA32_PACKAGE_THERM_INTERRUPT 0x1B2) and the HFI fields of CPUID leaf
  * 0x06 to the emulated HFI device (kernel/emul/), which
- * follows the hardware protocol. A driver cannot tell the two apart: the
- * real-hardware room (kernel/arch/x86_64/hfi/) and the emulated room
- * (kernel/emul/) meet only here.
+ * follows the hardware protocol. A driver cannot tell the two apart (only
+ * its messages ask, through door_emulated()): real-hardware code (the HFI
+ * driver, kernel/arch/x86_64/hfi/) and the emulated platform (kernel/emul/)
+ * meet only here, and the emulated side of the door is every emul_door_*
+ * function.
  *
- * All three act on the calling CPU (package-scope MSRs: its package), like
+ * The three act on the calling CPU (package-scope MSRs: its package), like
  * the instructions. Any context; they take no lock a caller could hold
  * except the device's own leaf lock.
  */
@@ -46,7 +48,7 @@ void door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r);
  * only: a driver acts the same either way. Any context. */
 int door_emulated(void);
 
-/* The emulated room's side of the door (kernel/emul/), called
+/* The emulated platform's side of the door (kernel/emul/emul_hfi.c), called
  * by door.c only: the MSR functions return 1 when the device answers msr
  * itself (filling *v); emul_door_cpuid() gets r with the real CPUID values
  * and overwrites the fields the device presents (returns 1 if it did). */
