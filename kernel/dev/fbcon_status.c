@@ -20,7 +20,7 @@
 #include <time.h>
 #include <hfi/hfi_kernel.h>
 #include "fbcon_internal.h"
-#include "../sched/ule.h"
+#include "../sched/sched.h"
 
 #define STATUS_MAX_COLS 512
 
@@ -85,7 +85,7 @@ static void status_draw(void)
 	uint64_t now = time_ns(), span = now - when_before;
 	uint64_t up = now / 1000000000ull;
 	ksnprintf(buf, sizeof(buf), " Mosaic | %s | HFI %s | up %lu:%02lu:%02lu |",
-		  sched_policy == SCHED_POLICY_HMP ? "hmp" : "ule", hfi_publishing() ? "on" : "off",
+		  sched_policy_name(), hfi_publishing() ? "on" : "off",
 		  up / 3600, up / 60 % 60, up % 60);
 	put_text(&col, buf, white, grey);
 	unsigned n = smp_cpu_count();

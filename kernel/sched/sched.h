@@ -371,4 +371,8 @@ void sched_stats_reset(void);
 /* CPUs the core was initialised with. */
 int sched_ncpu(void);
 
+/* "ule" or "hmp": the placement policy in force (kern.sched.policy), for
+ * status lines and summaries. Lock-free; a static string. */
+const char *sched_policy_name(void);
+
 #endif

@@ -13,6 +13,12 @@
 /* kern.sched.policy: SCHED_POLICY_ULE (stock placement) or
  * SCHED_POLICY_HMP (the switches below). */
 int64_t sched_policy = SCHED_POLICY_ULE;
+
+/* See sched.h. */
+const char *sched_policy_name(void)
+{
+	return __atomic_load_n(&sched_policy, __ATOMIC_RELAXED) == SCHED_POLICY_HMP ? "hmp" : "ule";
+}
 /* kern.sched.hmp.weight (a): a thread's load on a CPU is hmp's weight
  * (256 × slowest capacity / capacity) instead of 256. */
 int64_t hmp_sw_weight = 1;

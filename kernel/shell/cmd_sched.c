@@ -11,7 +11,7 @@
 #include <smp.h>
 #include <string.h>
 #include "../sched/ule.h"
-#include "cmd_thread.h"
+#include "cpulist.h"
 
 static char sched_name[] = "ULE";
 SYSCTL_STRING(kern_sched_name, "kern.sched.name", sched_name, sizeof(sched_name), 0,

@@ -18,7 +18,7 @@
 #include <sysinfo.h>
 #include <hfi/hfi_kernel.h>
 #include "../sched/hmp.h"
-#include "../sched/ule.h"
+#include "../sched/sched.h"
 
 static char fw_vendor[BOOT_FW_VENDOR_MAX] = "?";
 static uint32_t fw_revision;
@@ -109,7 +109,7 @@ void sysinfo_print(void)
 	printk("capacity: from %s%s\n", hmp_ncpu() > 0 ? hmp_provider_name(hc.capacity_from) : "nothing",
 	       hmp_uniform() ? " (all CPUs equal)" : "");
 	printk("policy:   %s (sysctl kern.sched.policy)\n",
-	       sched_policy == SCHED_POLICY_HMP ? "hmp" : "ule");
+	       sched_policy_name());
 	printk("firmware: %s, UEFI revision %u.%02u; APIC %s, tick %s\n", fw_vendor, fw_revision >> 16,
 	       fw_revision & 0xFFFF, lapic_is_x2apic() ? "x2APIC" : "xAPIC", lapic_timer_mode());
 	printk("================================\n");

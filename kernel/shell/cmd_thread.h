@@ -4,13 +4,9 @@
 #define MOSAIC_SHELL_CMD_THREAD_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../sched/topo_cpuset.h"
+#include "cpulist.h"
 
-/* A CPU set: "0x" hex mask or a list "0-3,6" of any length; every CPU it
- * names must be below ncpu. 0, or -1 with a one-line message in err that
- * names the bad item and the allowed CPUs. Portable C, no locks. */
-int cpulist_parse(const char *s, unsigned ncpu, struct cpuset *out, char *err, size_t err_len);
-/* cpulist_parse on this machine, and at least one CPU must be online.
+/* cpulist_parse (cpulist.h) on this machine, and at least one CPU must be online.
  * 0 on success, -1 (after printing "CMD: why") otherwise. */
 int cmd_parse_cpus(const char *cmd, const char *s, struct cpuset *out);
 /* The WORK(ms) and SPEED texts of a thread that did `work` (work-clock

@@ -1,9 +1,9 @@
-/* cpulist.c — CPU sets typed by people (`spawn … cpus=`); see cmd_thread.h.
+/* cpulist.c — CPU sets typed by people (`spawn … cpus=`); see cpulist.h.
  * Portable C (host-tested in tests/unit/test_cpulist.c). */
 #include <parse.h>
 #include <printk.h>
 #include <string.h>
-#include "cmd_thread.h"
+#include "cpulist.h"
 
 /* Longest CPU number item copied for parsing; longer ones are refused. */
 #define CPULIST_ITEM_MAX 24
