@@ -9,18 +9,9 @@
 #include <strbuf.h>
 #include <user.h>
 #include <arch_hooks.h>
+#include <trap.h>
 
 #define UFAULT_FRAMES 8
-
-static const char *const ufault_names[32] = {
-	"divide error", "debug trap", "NMI", "breakpoint", "overflow", "bound range",
-	"illegal instruction", "device not available", "double fault", "coprocessor overrun",
-	"invalid TSS", "segment not present", "stack fault", "general protection",
-	"page fault", "reserved", "x87 FP error", "alignment check", "machine check",
-	"SIMD FP error", "virtualization", "control protection", "reserved", "reserved",
-	"reserved", "reserved", "reserved", "reserved", "hypervisor injection",
-	"VMM communication", "security", "reserved",
-};
 
 /* What a page fault was, in words: a stack overflow (the guard page below
  * a stack), a jump to memory that is not code, or a bad pointer. */
@@ -63,7 +54,7 @@ void user_fault(struct trap_frame *tf, uint64_t addr)
 	struct strbuf sb;
 	strbuf_init(&sb, line, sizeof(line));
 	strbuf_printf(&sb, "user: pid %d (%s) thread %u: %s", p->pid, p->name, ut->tid,
-		      ufault_names[tf->vector & 31]);
+		      trap_exception_name(tf->vector));
 	if (tf->vector == 14)
 		strbuf_printf(&sb, ": %s at %lx", ufault_page_kind(p, tf->error_code, addr), addr);
 	strbuf_printf(&sb, ", rip %lx", tf->rip);

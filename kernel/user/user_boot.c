@@ -14,6 +14,7 @@
 #include <string.h>
 #include <user.h>
 #include <user_cpu.h>
+#include <trap.h>
 
 #define ARCHIVE_MODULE "userland.cpio"
 #define INIT_PROGRAM   "init"
@@ -194,17 +195,13 @@ int user_spawn_kernel(const char *prog, int argc, char **argv, unsigned flags)
 /* See user.h. */
 void user_describe_end(const struct wait_info *wi, char *buf, size_t len)
 {
-	static const char *const vectors[] = { "divide error", "debug trap", "NMI", "breakpoint",
-		"overflow", "bound range", "illegal instruction", "device not available",
-		"double fault", "coprocessor overrun", "invalid TSS", "segment not present",
-		"stack fault", "general protection", "page fault" };
 	if (wi->how == WAIT_EXITED)
 		ksnprintf(buf, len, "exited with status %d", wi->status);
 	else if (wi->how == WAIT_KILLED)
 		ksnprintf(buf, len, "was killed");
 	else
 		ksnprintf(buf, len, "faulted: %s at %lx",
-			  wi->status >= 0 && wi->status < 15 ? vectors[wi->status] : "exception",
+			  trap_exception_name(wi->status >= 0 ? (uint64_t)wi->status : 32),
 			  wi->addr);
 }
 

@@ -11,6 +11,9 @@
 
 extern trap_handler_t trap_handlers[256];
 
+/* The exceptions' names, after the Intel SDM vol. 3A table "Protected-Mode
+ * Exceptions and Interrupts" in short. The one table for every message
+ * that names an exception (kernel traps, user faults, a process's end). */
 static const char *const exception_names[32] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range",
 	"invalid opcode", "device not available", "double fault", "coprocessor overrun",
@@ -20,6 +23,12 @@ static const char *const exception_names[32] = {
 	"reserved", "reserved", "reserved", "reserved", "hypervisor injection",
 	"VMM communication", "security", "reserved",
 };
+
+/* See trap.h. */
+const char *trap_exception_name(uint64_t vector)
+{
+	return vector < 32 ? exception_names[vector] : "exception";
+}
 
 static void print_page_fault_cause(uint64_t err)
 {
@@ -48,7 +57,7 @@ static void __attribute__((noreturn)) exception_report(struct trap_frame *tf)
 {
 	panic_begin();
 	printk("\nEXCEPTION: vector %lu (%s), error code 0x%lx\n", tf->vector,
-	       exception_names[tf->vector], tf->error_code);
+	       trap_exception_name(tf->vector), tf->error_code);
 	if (tf->vector == 14) {
 		printk("  CR2=%016lx (faulting address)\n", read_cr2());
 		print_page_fault_cause(tf->error_code);

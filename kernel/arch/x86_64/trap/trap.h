@@ -30,6 +30,10 @@ struct trap_frame {
 
 typedef void (*trap_handler_t)(struct trap_frame *tf);
 
+/* The short name of exception vector 0..31 ("page fault", "invalid
+ * opcode", ...), "exception" for any other number. Any context. */
+const char *trap_exception_name(uint64_t vector);
+
 /* Load the IDT with the entry points of all 256 vectors. Boot-time, per CPU. */
 void idt_init(void);
 void idt_load(void);
