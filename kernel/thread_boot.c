@@ -16,6 +16,7 @@
 void arch_run_on_stack(void *stack_top, void (*fn)(void *), void *arg) __attribute__((noreturn));
 
 static struct topo thread_topo;              /* built once, then read only */
+static int thread_topo_rc;                   /* what topo_build_or_flat() said of it */
 static struct cpu_desc thread_descs[MAXCPU]; /* the descriptors it was built from */
 static struct thread boot_thread;            /* the boot flow, later the shell */
 
@@ -33,6 +34,35 @@ int thread_topo_kind(void)
 	return topo_kind_find(cmdline_choice("kern.sched.topology"));
 }
 
+/* See thread.h. */
+const struct topo *thread_topo_live(int *rc)
+{
+	if (!thread_topo.root)
+		return NULL;
+	*rc = thread_topo_rc;
+	return &thread_topo;
+}
+
+/* See thread.h. */
+int thread_topo_build_online(struct topo *t, int kind, struct cpu_desc descs[])
+{
+	struct cpuset online;
+	unsigned n = smp_cpu_count();
+	if (n > MAXCPU)
+		n = MAXCPU;
+	cpuset_zero(&online);
+	for (unsigned i = 0; i < n; i++) {
+		const struct cpu_desc *d = smp_cpu_online(i) ? smp_cpu_desc(i) : NULL;
+		if (d) {
+			descs[i] = *d;
+			cpuset_set(&online, i);
+		} else {
+			memset(&descs[i], 0, sizeof(descs[i]));
+		}
+	}
+	return topo_build_or_flat(t, kind, descs, n, &online);
+}
+
 /* Builds the topology tree of the online CPUs, of the kind
  * kern.sched.topology names; 0 on success. FreeBSD's tree refused by its
  * probe gives ours, descriptors that contradict each other the flat
@@ -40,17 +70,8 @@ int thread_topo_kind(void)
  * at all turns the scheduler off. */
 static int thread_build_topo(void)
 {
-	struct cpuset present;
-	cpuset_zero(&present);
-	unsigned n = smp_cpu_count();
-	for (unsigned i = 0; i < n; i++) {
-		const struct cpu_desc *d = smp_cpu_desc(i);
-		if (d && smp_cpu_online(i)) {
-			thread_descs[i] = *d;
-			cpuset_set(&present, i);
-		}
-	}
-	int rc = topo_build_or_flat(&thread_topo, thread_topo_kind(), thread_descs, n, &present);
+	int rc = thread_topo_build_online(&thread_topo, thread_topo_kind(), thread_descs);
+	thread_topo_rc = rc;
 	if (!thread_topo.root) {
 		printk("sched: cannot build the topology tree (%s); scheduler off\n",
 		       thread_topo.error);

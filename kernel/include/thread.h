@@ -179,6 +179,18 @@ struct cpu_group *thread_topo_root(void);
 /* Which tree the scheduler uses (enum topo_kind): the one thread_boot()
  * built, else (sched=off, or before) the one kern.sched.topology asks for. */
 int thread_topo_kind(void);
+struct topo;
+struct cpu_desc;
+/* The tree the scheduler uses (read only), with what topo_build_or_flat()
+ * returned for it in *rc; NULL before thread_boot() built it or with
+ * sched=off. Lock-free. */
+const struct topo *thread_topo_live(int *rc);
+/* Builds into t a tree of kind from the online CPUs' descriptors (copied
+ * into descs, MAXCPU entries) with the scheduler's fallbacks (ours for a
+ * FreeBSD tree its probe refuses, flat for contradicting descriptors);
+ * returns what topo_build_or_flat() returned. The caller owns t and descs
+ * (no lock). */
+int thread_topo_build_online(struct topo *t, int kind, struct cpu_desc descs[]);
 /* Mark the scheduler as running (thread_boot(), once). */
 void thread_set_running(void);
 /* Time source of the accounting (ns). */

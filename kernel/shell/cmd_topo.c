@@ -1,8 +1,9 @@
 /*
  * cmd_topo.c — the `topo` command and the kern.sched.topology_spec sysctl:
- * kernel glue that builds the cpu_group tree (kernel/sched/topo.h) from the
- * descriptors of the online CPUs (smp.h) and prints it: the kind of tree
- * the scheduler uses (kern.sched.topology), or for `topo KIND` that kind.
+ * they print the cpu_group tree (kernel/sched/topo.h) the scheduler uses
+ * (thread_topo_live()), or for `topo KIND` of another kind a tree of that
+ * kind built from the online CPUs' descriptors as the scheduler builds its
+ * own (thread_topo_build_online()).
  */
 #include <shell.h>
 #include <sysctl.h>
@@ -17,30 +18,19 @@ _Static_assert(TOPO_MAXCPU == MAXCPU, "the topology tree and SMP disagree on MAX
 /* Big enough for the XML of MAXCPU CPUs (about 36 KiB for 256; see test_topo). */
 #define TOPOLOGY_SPEC_SIZE (64 * 1024)
 
-static struct topo shell_topo;
+static struct topo shell_topo;            /* a tree of another kind than the live one */
 static struct cpu_desc shell_descs[MAXCPU];
 
-/* Rebuilds shell_topo of kind from the online CPUs' descriptors, with the
- * scheduler's fallbacks (ours for a FreeBSD tree its probe refuses, flat
- * for contradicting descriptors); returns what topo_build_or_flat
- * returned. Shell context only (static storage, no lock). */
-static int build_online(int kind)
+/* The tree of kind: the scheduler's own when it is of that kind, else one
+ * built into shell_topo; *rc says what its build returned. NULL root when
+ * none could be built. Shell context only (static storage, no lock). */
+static const struct topo *topo_of_kind(int kind, int *rc)
 {
-	struct cpuset online;
-	unsigned n = smp_cpu_count();
-	if (n > MAXCPU)
-		n = MAXCPU;
-	cpuset_zero(&online);
-	for (unsigned i = 0; i < n; i++) {
-		const struct cpu_desc *d = smp_cpu_online(i) ? smp_cpu_desc(i) : NULL;
-		if (d) {
-			shell_descs[i] = *d;
-			cpuset_set(&online, i);
-		} else {
-			memset(&shell_descs[i], 0, sizeof(shell_descs[i]));
-		}
-	}
-	return topo_build_or_flat(&shell_topo, kind, shell_descs, n, &online);
+	const struct topo *live = thread_topo_live(rc);
+	if (live && live->kind == kind)
+		return live;
+	*rc = thread_topo_build_online(&shell_topo, kind, shell_descs);
+	return &shell_topo;
 }
 
 /* topo_printf_fn onto the consoles. */
@@ -77,22 +67,23 @@ static int cmd_topo(int argc, char **argv)
 		printk("topo: unknown tree '%s' (mosaic or freebsd)\n", argv[1]);
 		return 1;
 	}
-	int rc = build_online(kind);
+	int rc;
+	const struct topo *t = topo_of_kind(kind, &rc);
 	unsigned total = smp_cpu_count();
-	if (!shell_topo.root) {
-		printk("topo: cannot build the topology: %s\n", shell_topo.error);
+	if (!t->root) {
+		printk("topo: cannot build the topology: %s\n", t->error);
 		return 1;
 	}
 	if (rc == TOPO_ERR_UNMODELLED)
-		printk("topo: no FreeBSD tree (%s): the mosaic tree instead\n", shell_topo.error);
+		printk("topo: no FreeBSD tree (%s): the mosaic tree instead\n", t->error);
 	else if (rc != TOPO_OK)
 		printk("topo: inconsistent descriptors (%s): the flat fallback the scheduler uses\n",
-		       shell_topo.error);
+		       t->error);
 
-	topo_print(&shell_topo, topo_printk, NULL);
-	if ((unsigned)shell_topo.ncpus < total)
+	topo_print(t, topo_printk, NULL);
+	if ((unsigned)t->ncpus < total)
 		printk("(%u of %u CPUs online; offline CPUs are not in the tree)\n",
-		       (unsigned)shell_topo.ncpus, total);
+		       (unsigned)t->ncpus, total);
 	return 0;
 }
 SHELL_COMMAND(topo, 0, 1, "[mosaic|freebsd]",
@@ -103,12 +94,13 @@ static void topology_spec_proc(char *buf, size_t len)
 {
 	struct spec_buf b = { buf, len, 0 };
 	buf[0] = 0;
-	build_online(thread_topo_kind());
-	if (!shell_topo.root) {
-		ksnprintf(buf, len, "<groups>\n<!-- no topology: %s -->\n</groups>\n", shell_topo.error);
+	int rc;
+	const struct topo *t = topo_of_kind(thread_topo_kind(), &rc);
+	if (!t->root) {
+		ksnprintf(buf, len, "<groups>\n<!-- no topology: %s -->\n</groups>\n", t->error);
 		return;
 	}
-	topo_print_spec(&shell_topo, topo_bufprintf, &b);
+	topo_print_spec(t, topo_bufprintf, &b);
 }
 SYSCTL_PROC_LONG(kern_sched_topology_spec, "kern.sched.topology_spec", topology_spec_proc,
 		 TOPOLOGY_SPEC_SIZE, "CPU topology tree as XML (FreeBSD format)");
