@@ -106,7 +106,7 @@ def test_placement_i7(ctx):
     for p in ("ule", "hmp") * 8:
         m.command("sysctl kern.sched.policy=" + p)
     out = m.command("schedtest storm 200 1000", timeout=300)
-    check(re.search(r"storm: created .*; ok$", out, re.M) and "panic" not in m.output, out)
+    check(re.search(r"storm: created .*; ok\r?$", out, re.M) and "panic" not in m.output, out)
     m.command("sleep 3000", timeout=120)
     check("panic" not in m.output and "EXCEPTION" not in m.output, m.tail(3000))
 
