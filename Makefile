@@ -184,7 +184,8 @@ UNIT_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/s
 UNIT_SRCS_format  := kernel/lib/format.c
 UNIT_SRCS_sysctl  := kernel/lib/sysctl.c kernel/lib/format.c kernel/lib/parse.c kernel/lib/strbuf.c
 UNIT_SRCS_lineedit:= kernel/shell/lineedit.c kernel/lib/format.c
-UNIT_SRCS_cpulist := kernel/shell/cpulist.c kernel/lib/parse.c kernel/lib/format.c
+UNIT_SRCS_shell_words := kernel/shell/shell_words.c
+UNIT_SRCS_cpulist := kernel/lib/cpulist.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
 UNIT_SRCS_parse   := kernel/lib/parse.c kernel/lib/format.c
@@ -208,8 +209,11 @@ UNIT_SRCS_topo    := $(TOPO_SRCS) kernel/sched/topo_print.c kernel/sched/topo_sp
 MDESC := kernel/emul/machine_desc
 UNIT_SRCS_machine_parse := $(MDESC)/machine_parse.c $(MDESC)/machine_check.c $(MDESC)/machine_values.c \
                            $(MDESC)/machine_apply.c $(MDESC)/machine_hfi.c $(MDESC)/machine_power.c \
-                           $(MDESC)/machine_layout.c kernel/lib/format.c
-UNIT_SRCS_workclock := kernel/emul/emul_workclock_model.c kernel/emul/emul_workclock_speed.c $(UNIT_SRCS_machine_parse)
+                           $(MDESC)/machine_layout.c $(MDESC)/machine_class_speed.c \
+                           kernel/lib/itd_names.c kernel/lib/format.c
+UNIT_SRCS_itd_hist := kernel/lib/itd_hist.c
+UNIT_SRCS_workclock := kernel/emul/emul_workclock_model.c kernel/emul/emul_workclock_energy.c \
+                       kernel/emul/emul_workclock_speed.c $(UNIT_SRCS_machine_parse)
 UNIT_SRCS_cpuid_decode := $(ARCH_DIR)/cpu/cpuid_decode.c $(ARCH_DIR)/cpu/cpuid_layout.c \
                           kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
@@ -234,7 +238,7 @@ UVM_HOST_FLAGS := -Ikernel/user $(ARCH_INC) -Itests/unit -Wl,-T,tests/unit/host_
 UNIT_SRCS_uvm     := $(UVM_HOST_SRCS)
 UNIT_SRCS_video := boot/video.c
 ULE_TEST_SRCS := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/hmp_search.c \
-                 kernel/sched/topo_build.c \
+                 kernel/sched/sched_vars.c kernel/sched/topo_build.c \
                  tests/unit/sched_plat_test.c
 UNIT_SRCS_ule_interact := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_runq     := $(ULE_TEST_SRCS)
@@ -244,6 +248,7 @@ UNIT_SRCS_ule_balance  := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_wakeup   := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_hmp      := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp_regimes  := $(ULE_TEST_SRCS)
+UNIT_SRCS_hmp_itd      := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp          := kernel/sched/hmp.c kernel/sched/hmp_describe.c tests/unit/sched_plat_test.c
 UNIT_SRCS_hmp_race     := kernel/sched/hmp.c tests/unit/sched_plat_mt.c
 # The race test runs the core on pthreads (sched_plat_mt.c) under ThreadSanitizer.
@@ -256,8 +261,10 @@ UNIT_SRCS_hfi_event := $(HFI_TEST_SRCS)
 # The reporting core (no runtime); the workloads and the driver add the
 # benchmark runtime, on the host tests/unit/bench_rt_host.c (POSIX threads).
 BENCH_DRV_SRCS := kernel/bench/bench_wl.c kernel/bench/bench_drv.c kernel/bench/bench_drv_report.c \
+                  kernel/bench/bench_drv_energy.c \
                   kernel/bench/bench_barrier.c $(sort $(wildcard kernel/bench/wl_*.c))
-BENCH_SRCS := $(filter-out kernel/bench/bench_rt_kernel.c $(BENCH_DRV_SRCS),$(sort $(wildcard kernel/bench/*.c))) \
+# The named policies (bench_policy*.c) go with the scheduler's variable table.
+BENCH_SRCS := $(filter-out kernel/bench/bench_rt_kernel.c kernel/bench/bench_policy%.c $(BENCH_DRV_SRCS),$(sort $(wildcard kernel/bench/*.c))) \
               kernel/lib/strbuf.c kernel/lib/format.c
 BENCH_WL_SRCS := $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c tests/unit/bench_rt_host.c
 UNIT_SRCS_bench_stats  := $(BENCH_SRCS) tests/unit/seed_table.c
@@ -265,8 +272,10 @@ UNIT_SRCS_bench_table  := $(BENCH_SRCS) tests/unit/seed_table.c
 UNIT_SRCS_bench_wl     := $(BENCH_WL_SRCS)
 UNIT_SRCS_bench_drv    := $(BENCH_WL_SRCS)
 UNIT_SRCS_sim_policy   := sim/sim_policy.c sim/sim_random.c sim/sim_machine.c $(ULE_TEST_SRCS) $(TOPO_SRCS) \
-                          kernel/sched/topo_print.c \
+                          kernel/sched/topo_print.c kernel/bench/bench_policy_table.c \
                           $(UNIT_SRCS_machine_parse) kernel/lib/parse.c
+# The variable table with the named policies that read it.
+UNIT_SRCS_sched_vars   := $(ULE_TEST_SRCS) kernel/bench/bench_policy_table.c kernel/lib/format.c
 # --- end ---
 
 UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
@@ -285,7 +294,8 @@ $(BUILD)/unit/test_ule_race $(BUILD)/unit/test_hmp_race: HOST_CFLAGS := $(filter
 $(BUILD)/unit/test_elf_check $(BUILD)/unit/test_video: HOST_CFLAGS += -Iboot
 $(BUILD)/unit/test_bench_stats $(BUILD)/unit/test_bench_table: HOST_CFLAGS += -Ikernel/bench
 $(BUILD)/unit/test_bench_wl $(BUILD)/unit/test_bench_drv: HOST_CFLAGS += -Ikernel/bench -Itests/unit -pthread
-$(BUILD)/unit/test_sim_policy: HOST_CFLAGS += -Isim -Ikernel/sched
+$(BUILD)/unit/test_sim_policy: HOST_CFLAGS += -Isim -Ikernel/sched -Ikernel/bench
+$(BUILD)/unit/test_sched_vars: HOST_CFLAGS += -Ikernel/sched -Ikernel/bench
 $(BUILD)/unit/test_elf_check: boot/elf_check.h boot/elf.h
 $(BUILD)/unit/test_uelf $(BUILD)/unit/test_ucheck $(BUILD)/unit/test_uargs $(BUILD)/unit/test_archive: \
   HOST_CFLAGS += -Iboot -Ikernel/user
@@ -310,8 +320,10 @@ FUZZ_SRCS_uargs := kernel/user/uargs.c kernel/user/ucheck.c
 FUZZ_SRCS_cpuid_dump := $(UNIT_SRCS_cpuid_replay)
 FUZZ_SRCS_machine := $(MDESC)/machine_parse.c $(MDESC)/machine_check.c $(MDESC)/machine_values.c \
                      $(MDESC)/machine_apply.c $(MDESC)/machine_hfi.c $(MDESC)/machine_power.c \
-                     $(MDESC)/machine_layout.c kernel/lib/format.c kernel/sched/topo_build.c
+                     $(MDESC)/machine_layout.c $(MDESC)/machine_class_speed.c kernel/lib/itd_names.c \
+                     kernel/lib/format.c kernel/sched/topo_build.c
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
+FUZZ_SRCS_shell_words := kernel/shell/shell_words.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
 FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)
@@ -321,6 +333,7 @@ FUZZ_SRCS_usb_desc := kernel/dev/usb/usb_desc.c kernel/lib/format.c
 FUZZ_SRCS_xhci := $(XHCI_TEST_SRCS)
 FUZZ_SRCS_pci_mcfg := kernel/dev/pci_mcfg.c kernel/lib/format.c
 FUZZ_SRCS_acpi_madt := $(ARCH_DIR)/acpi/acpi_madt.c
+FUZZ_SRCS_pmtimer_fadt := $(ARCH_DIR)/clock/pmtimer_fadt.c
 FUZZ_SRCS_bench_plan := $(BENCH_WL_SRCS)
 FUZZ_SRCS_video := boot/video.c
 FUZZ_SRCS_uvm := $(UVM_HOST_SRCS)
@@ -328,28 +341,53 @@ FUZZ_SRCS_uelf := $(UVM_HOST_SRCS) kernel/user/uelf.c kernel/user/uelf_rules.c b
 FUZZ_SRCS_syscall := $(UVM_HOST_SRCS) kernel/user/handle.c kernel/user/svc.c kernel/user/ipc.c \
                      kernel/user/sys_vm.c kernel/user/ucheck.c tests/unit/user_host.c
 # --- end ---
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) tests/fuzz/fuzz.h $(UNIT_HEADERS)
+# --- compiler flags of a harness beyond FUZZ_CFLAGS (one line per harness that has some) ---
+FUZZ_FLAGS_elf := -Iboot -Ikernel/user
+FUZZ_FLAGS_video := -Iboot
+FUZZ_FLAGS_archive := -Ikernel/user -Itests/unit
+FUZZ_FLAGS_uargs := -Ikernel/user -Itests/unit
+FUZZ_FLAGS_machine := -Ikernel/sched
+FUZZ_FLAGS_cpuid_dump := -Ikernel/sched $(ARCH_INC) -Itools/cpuid-replay
+FUZZ_FLAGS_hfi_table := -Itests/unit $(ARCH_INC)
+FUZZ_FLAGS_bench_stats := -Ikernel/bench -lm
+FUZZ_FLAGS_acpi_madt := $(ARCH_INC)
+FUZZ_FLAGS_pmtimer_fadt := $(ARCH_INC)
+FUZZ_FLAGS_bench_plan := -Ikernel/bench -Itests/unit -pthread
+FUZZ_FLAGS_xhci := -Itests/unit
+FUZZ_FLAGS_uvm := $(UVM_HOST_FLAGS)
+FUZZ_FLAGS_uelf := $(UVM_HOST_FLAGS) -Iboot
+FUZZ_FLAGS_syscall := $(UVM_HOST_FLAGS)
+# --- end ---
+FUZZ_HEADERS := $(UNIT_HEADERS) $(wildcard tests/fuzz/*.h boot/*.h tools/cpuid-replay/*.h) tests/unit/host_sysctl.ld
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HEADERS)
 	@mkdir -p $(dir $@)
-	gcc $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
-$(BUILD)/fuzz/fuzz_elf: FUZZ_CFLAGS += -Iboot -Ikernel/user
-$(BUILD)/fuzz/fuzz_video: FUZZ_CFLAGS += -Iboot
-$(BUILD)/fuzz/fuzz_archive $(BUILD)/fuzz/fuzz_uargs: FUZZ_CFLAGS += -Ikernel/user -Itests/unit
-$(BUILD)/fuzz/fuzz_archive: tests/fuzz/archive_model.h
-$(BUILD)/fuzz/fuzz_elf: boot/elf_check.h boot/elf.h tests/fuzz/elf_model.h
-$(BUILD)/fuzz/fuzz_machine: FUZZ_CFLAGS += -Ikernel/sched
-$(BUILD)/fuzz/fuzz_machine: tests/fuzz/topo_check.h
-$(BUILD)/fuzz/fuzz_cpuid_dump: FUZZ_CFLAGS += -Ikernel/sched $(ARCH_INC) -Itools/cpuid-replay
-$(BUILD)/fuzz/fuzz_cpuid_dump: tests/fuzz/topo_check.h $(wildcard tools/cpuid-replay/*.h)
-$(BUILD)/fuzz/fuzz_hfi_table: FUZZ_CFLAGS += -Itests/unit $(ARCH_INC)
-$(BUILD)/fuzz/fuzz_bench_stats: FUZZ_CFLAGS += -Ikernel/bench -lm
-$(BUILD)/fuzz/fuzz_acpi_madt: FUZZ_CFLAGS += $(ARCH_INC)
-$(BUILD)/fuzz/fuzz_bench_plan: FUZZ_CFLAGS += -Ikernel/bench -Itests/unit -pthread
-$(BUILD)/fuzz/fuzz_xhci: FUZZ_CFLAGS += -Itests/unit
-$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf $(BUILD)/fuzz/fuzz_syscall: FUZZ_CFLAGS += $(UVM_HOST_FLAGS)
-$(BUILD)/fuzz/fuzz_uvm $(BUILD)/fuzz/fuzz_uelf $(BUILD)/fuzz/fuzz_syscall: tests/unit/host_sysctl.ld \
-  tests/fuzz/fuzz_panic.h
-$(BUILD)/fuzz/fuzz_uelf: FUZZ_CFLAGS += -Iboot
-$(BUILD)/fuzz/fuzz_uelf: boot/elf_check.h boot/elf.h
+	gcc $(FUZZ_CFLAGS) $(FUZZ_FLAGS_$*) -o $@ $(filter %.c,$^)
+
+# ---------------------------------------------------------------- libFuzzer harnesses
+# The same harnesses as libFuzzer targets (fuzz.h with -DFUZZ_LIBFUZZER: the
+# input's bytes are the random numbers), built by clang with ASan+UBSan:
+# build/libfuzz/fuzz_<name>. Each has a small corpus, tests/fuzz/corpus/<name>/,
+# which `make test` replays; `make fuzz` fuzzes each for LIBFUZZ_TIME seconds
+# from a copy of it in build/libfuzz-corpus/<name>/ (docs/testing.md, "Fuzzing").
+# build/libfuzz-cov/fuzz_<name> is the same with coverage instead of the
+# sanitizers, for `make fuzz-coverage`.
+# (clang, unlike gcc, warns about positional struct initializers that leave
+# the last fields zero, as kernel/user/ulimit.c's table does on purpose.)
+LIBFUZZ_CFLAGS := $(filter-out -fsanitize=%,$(FUZZ_CFLAGS)) -Wno-missing-field-initializers -DFUZZ_LIBFUZZER
+LIBFUZZ_SANITIZE := -fsanitize=fuzzer,address,undefined -fsanitize-ignorelist=tests/fuzz/libfuzz_asan_ignore.txt
+LIBFUZZ_BINS := $(addprefix $(BUILD)/libfuzz/fuzz_,$(FUZZ_NAMES))
+LIBFUZZ_COV_BINS := $(addprefix $(BUILD)/libfuzz-cov/fuzz_,$(FUZZ_NAMES))
+LIBFUZZ_TIME ?= 20
+LIBFUZZ_JOBS ?= 2
+LIBFUZZ_EMPTY :=
+LIBFUZZ_SPACE := $(LIBFUZZ_EMPTY) $(LIBFUZZ_EMPTY)
+$(BUILD)/libfuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HEADERS) tests/fuzz/libfuzz_asan_ignore.txt
+	@mkdir -p $(dir $@)
+	clang $(LIBFUZZ_CFLAGS) $(LIBFUZZ_SANITIZE) $(FUZZ_FLAGS_$*) -o $@ $(filter %.c,$^)
+$(BUILD)/libfuzz-cov/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HEADERS)
+	@mkdir -p $(dir $@)
+	clang $(LIBFUZZ_CFLAGS) -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping $(FUZZ_FLAGS_$*) \
+	  -o $@ $(filter %.c,$^)
 
 # ---------------------------------------------------------------- host helpers of tests/host/
 # build/host/bench_stats_cli: the kernel's benchmark statistics and report on
@@ -373,7 +411,8 @@ $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpu
 # build/machine-info MACHINE: resolves a preset name or file, parses and checks
 # it with the kernel's own code and prints what QEMU needs (docs/machines.md).
 MACHINE_INFO_SRCS := $(wildcard tools/machine-info/*.c) $(MDESC)/machine_parse.c $(MDESC)/machine_check.c \
-                     $(MDESC)/machine_values.c $(MDESC)/machine_hfi.c $(MDESC)/machine_power.c kernel/lib/format.c
+                     $(MDESC)/machine_values.c $(MDESC)/machine_hfi.c $(MDESC)/machine_power.c \
+                     $(MDESC)/machine_class_speed.c kernel/lib/itd_names.c kernel/lib/format.c
 $(BUILD)/machine-info: $(MACHINE_INFO_SRCS) $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(MACHINE_INFO_SRCS)
@@ -389,9 +428,10 @@ SIM_CFLAGS := -std=gnu17 -O2 -g -Wall -Wextra -Werror -Iinclude -Ikernel/include
 SIM_LDFLAGS := -Wl,--wrap=sched_pickcpu -Wl,--wrap=sched_balance
 SIM_SCHED_SRCS := $(sort $(wildcard kernel/sched/*.c))
 SIM_OTHER_SRCS := $(sort $(wildcard sim/*.c) $(wildcard tests/sim/wl_*.c) tests/unit/seed_table.c \
-                  kernel/emul/emul_workclock_model.c kernel/emul/emul_workclock_speed.c $(MDESC)/machine_hmp.c \
+                  kernel/emul/emul_workclock_model.c kernel/emul/emul_workclock_energy.c \
+                  kernel/emul/emul_workclock_speed.c $(MDESC)/machine_hmp.c \
                   $(UNIT_SRCS_machine_parse) \
-                  $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/lib/parse.c)
+                  $(BENCH_SRCS) $(BENCH_DRV_SRCS) kernel/bench/bench_policy_table.c kernel/lib/parse.c)
 SIM_OTHER_OBJ := $(patsubst %.c,$(BUILD)/sim/%.o,$(SIM_OTHER_SRCS))
 
 $(BUILD)/sim/kernel/sched/%.o: kernel/sched/%.c
@@ -414,7 +454,8 @@ $(BUILD)/sim-nocost/schedsim: $(patsubst %.c,$(BUILD)/sim-nocost/%.o,$(SIM_SCHED
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
-.PHONY: all deps run-qemu debug iso test fuzz bench sim clean build-kernel build-iso build-test FORCE
+.PHONY: all deps run-qemu debug iso test fuzz fuzz-merge fuzz-coverage bench sim clean build-kernel build-iso \
+        build-test FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory build-kernel
@@ -424,7 +465,7 @@ deps:
 
 build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
-build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS) $(FUZZ_BINS)
+build-test: $(BUILD)/esp.img $(BUILD)/mosaic.iso $(UNIT_BINS) $(FUZZ_BINS) $(LIBFUZZ_BINS)
 build-kernel: $(BUILD)/cpuid-replay $(BUILD)/machine-info
 build-test: $(BUILD)/cpuid-replay $(BUILD)/machine-info $(BUILD)/host/bench_stats_cli
 build-test: $(BUILD)/schedsim $(BUILD)/sim-nocost/schedsim
@@ -453,7 +494,8 @@ TEST_JOBS ?= 2
 test: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) build-test
 	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" \
-	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) -j $(TEST_JOBS) $(if $(T),-k "$(T)")
+	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) --libfuzz "$(LIBFUZZ_BINS)" \
+	  -j $(TEST_JOBS) $(if $(T),-k "$(T)")
 
 # One benchmark plan, headless: `bench $(BENCH)` in the shell, the serial log
 # and the CSV/PNG files of its CSV blocks in $(BENCH_OUT) (docs/bench.md).
@@ -464,10 +506,25 @@ bench: all
 	tools/bench-run.sh --out $(BENCH_OUT) --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
 	  $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE")
 
-# Every fuzz harness for FUZZ_ITER iterations from seed FUZZ_SEED.
+# Every fuzz harness for FUZZ_ITER iterations from seed FUZZ_SEED, then
+# each under libFuzzer for LIBFUZZ_TIME seconds, LIBFUZZ_JOBS at once,
+# from its scratch corpus build/libfuzz-corpus/NAME/ (tools/libfuzz.py;
+# the committed corpus is not touched: `make fuzz-merge` adds what is new).
 fuzz: deps
-	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory $(FUZZ_BINS) $(LIBFUZZ_BINS)
 	@set -e; for b in $(FUZZ_BINS); do $$b --seed $(FUZZ_SEED) --iterations $(FUZZ_ITER); done
+	@tools/libfuzz.py --build $(BUILD) -j $(LIBFUZZ_JOBS) run $(LIBFUZZ_TIME) $(FUZZ_NAMES)
+
+# The scratch inputs that reach code the committed corpus does not, added to it.
+fuzz-merge: deps
+	@$(MAKE) --no-print-directory $(LIBFUZZ_BINS)
+	@tools/libfuzz.py --build $(BUILD) merge $(FUZZ_NAMES)
+
+# Lines of each source under fuzzing reached by the committed corpus.
+fuzz-coverage: deps
+	@$(MAKE) --no-print-directory $(LIBFUZZ_COV_BINS)
+	@tools/libfuzz.py --build $(BUILD) coverage \
+	  $(foreach n,$(FUZZ_NAMES),$(n):$(subst $(LIBFUZZ_SPACE),:,$(strip $(filter-out tests/%,$(FUZZ_SRCS_$(n))))))
 
 clean:
 	rm -rf $(BUILD)

@@ -5,6 +5,8 @@
 #include <spinlock.h>
 #include <sysctl.h>
 #include <waitq.h>
+#include <smp.h>
+#include <time.h>
 
 /* Guards the sink list, the log ring and every sink's own state: one
  * console_write() reaches all sinks before another CPU's may start, so
@@ -50,17 +52,87 @@ void console_register(struct console_sink *sink, int replay)
 	spin_unlock_irqrestore(&console_lock, flags);
 }
 
-/* Under the console lock (interrupts off), so neither an interrupt
- * handler's output nor another CPU's lands in the middle of this write. */
-void console_write(const char *buf, size_t len)
+#define HOLD_NOBODY 0xFFFFFFFFu
+#define HOLD_WAIT_US 1000000   /* how long a block waits for the console */
+/* The CPU writing a block (console_hold_begin()), HOLD_NOBODY when none:
+ * its console_write() calls go out without taking the lock again. */
+static volatile uint32_t hold_cpu = HOLD_NOBODY;
+static int hold_locked;   /* the block holds the console lock (else it writes without) */
+static int hold_depth;    /* blocks nested in it (an NMI inside a tick's report) */
+
+/* Log buf and hand it to every sink. Caller holds the console lock, or
+ * is the CPU of a block. */
+static void console_emit(const char *buf, size_t len)
 {
-	uint64_t flags = spin_lock_irqsave(&console_lock);
 	for (size_t i = 0; i < len; i++)
 		log_ring[(log_written + i) % CONSOLE_LOG_SIZE] = buf[i];
 	log_written += len;
 	for (struct console_sink *s = sinks; s; s = s->next)
 		s->write(buf, len);
+}
+
+/* Under the console lock (interrupts off), so neither an interrupt
+ * handler's output nor another CPU's lands in the middle of this write;
+ * inside a block, on the block's CPU, under the block's terms. */
+void console_write(const char *buf, size_t len)
+{
+	if (__atomic_load_n(&hold_cpu, __ATOMIC_ACQUIRE) == cpu_current()) {
+		console_emit(buf, len);
+		return;
+	}
+	uint64_t flags = spin_lock_irqsave(&console_lock);
+	console_emit(buf, len);
 	spin_unlock_irqrestore(&console_lock, flags);
+}
+
+/* See console.h. Two bounded waits, never an unbounded spin: an NMI may
+ * have interrupted anything, also a CPU that will never let go. First the
+ * block token (another CPU's block: it ends, or after HOLD_WAIT_US its
+ * CPU is taken for stuck and the token taken from it); then the console
+ * lock, with the NMI-safe trylock (no lock-order checker). When this CPU
+ * holds the lock already (the NMI came in the middle of its own
+ * console_write()) or the lock stays taken for HOLD_WAIT_US (its holder
+ * is stuck), the block writes without it: the one line it interrupted may
+ * be cut, or a stuck CPU's partial line mixed in, which beats printing
+ * nothing. An NMI that comes inside this CPU's own block nests in it.
+ * Interrupts off. */
+void console_hold_begin(void)
+{
+	uint32_t me = cpu_current(), nobody = HOLD_NOBODY;
+	if (__atomic_load_n(&hold_cpu, __ATOMIC_ACQUIRE) == me) {
+		hold_depth++;
+		return;
+	}
+	for (uint64_t waited = 0; !__atomic_compare_exchange_n(&hold_cpu, &nobody, me, 0,
+							     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	     waited += 10) {
+		if (waited >= HOLD_WAIT_US) {
+			__atomic_store_n(&hold_cpu, me, __ATOMIC_RELEASE);
+			break;
+		}
+		nobody = HOLD_NOBODY;
+		time_udelay(10);
+	}
+	int locked = 0;
+	if (!spin_held(&console_lock))
+		for (uint64_t waited = 0; !(locked = spin_trylock_nmi(&console_lock)) &&
+					  waited < HOLD_WAIT_US; waited += 10)
+			time_udelay(10);
+	hold_locked = locked;
+}
+
+/* See console.h. The block's CPU, interrupts off. */
+void console_hold_end(void)
+{
+	if (hold_depth) {
+		hold_depth--;
+		return;
+	}
+	int locked = hold_locked;
+	hold_locked = 0;
+	__atomic_store_n(&hold_cpu, HOLD_NOBODY, __ATOMIC_RELEASE);
+	if (locked)
+		spin_unlock_nmi(&console_lock);
 }
 
 /* Writes the log to every sink (for `dmesg`): a snapshot is taken first,
@@ -85,6 +157,9 @@ static volatile int panicking;
 void console_break_lock(void)
 {
 	panicking = 1;
+	hold_locked = 0;   /* a stopped CPU may have been in a block */
+	hold_depth = 0;
+	__atomic_store_n(&hold_cpu, HOLD_NOBODY, __ATOMIC_RELEASE);
 	spin_break(&console_lock);
 }
 

@@ -12,6 +12,7 @@
 #include <pci.h>
 #include <power.h>
 #include <printk.h>
+#include <rapl.h>
 #include <serial.h>
 #include <shell.h>
 #include <smp.h>
@@ -25,8 +26,10 @@
 #include <ioapic.h>
 #include <lapic.h>
 #include <emul_hfi.h>
+#include <emul_itd.h>
 #include <machine_platform.h>
 #include <hfi/hfi_kernel.h>
+#include <hfi/itd.h>
 #include <hmp_sources.h>
 #include <emul_workclock.h>
 #include <work.h>
@@ -70,8 +73,11 @@ static void kernel_main_continued(void *arg)
 		printk("hfi: off (hfi=off on the command line): capacities from CPUID only\n");
 	} else {
 		emul_hfi_init();    /* the emulated HFI device, if the description has rows */
+		emul_itd_init();    /* its Thread Director, if it presents one */
 		hfi_init();         /* the HFI driver: real or emulated, through the door */
+		itd_init();         /* Thread Director on top of it: classes at each switch */
 	}
+	rapl_init();                /* energy counters: real or emulated, through the door */
 	work_calibrate();           /* work(W) on the fastest CPU */
 	usb_init();                 /* xHCI controllers, USB keyboards (a thread) */
 	sysinfo_print();            /* the boot summary */

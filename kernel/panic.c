@@ -8,15 +8,17 @@
 #include <string.h>
 #include <console.h>
 #include <smp.h>
-#include <ipi.h>
+#include <nmi.h>
 
 #define PANIC_NOBODY 0xFFFFFFFFu
 static uint32_t panic_cpu = PANIC_NOBODY;   /* the CPU that owns the panic */
 
 /* Ends the run as the command line asks (panic=halt|reboot|exit; default
- * halt). After panic_begin(); interrupts off; never returns. */
+ * halt), once each CPU panic_begin() stopped has printed its backtrace.
+ * After panic_begin(); interrupts off; never returns. */
 void panic_stop(void)
 {
+	nmi_print_stopped();
 	const char *how = cmdline_choice("panic");   /* checked at boot */
 	if (strcmp(how, "exit") == 0) {
 		printk("System stopped (panic=exit).\n");
@@ -31,8 +33,9 @@ void panic_stop(void)
 
 /* The first CPU to panic (or take a fatal exception) stops the others with
  * an NMI before it prints, so its report is not interleaved with their
- * output; a CPU that panics second just stops (the first one's NMI parks
- * it). Returns only on the first panicking CPU, with interrupts off. */
+ * output (they print their backtraces after it, in panic_stop()); a CPU
+ * that panics second just stops (the first one's NMI parks it). Returns
+ * only on the first panicking CPU, with interrupts off. */
 void panic_begin(void)
 {
 	cpu_cli();
@@ -45,7 +48,7 @@ void panic_begin(void)
 		}
 		cpu_halt_forever();
 	}
-	ipi_stop_others();
+	nmi_stop_others();
 	console_break_lock();   /* a stopped CPU may have held it */
 }
 

@@ -299,6 +299,12 @@ static void thread_info_fill(const struct thread *td, struct thread_info *out)
 		out->run_ns += thread_now_ns() - td->on_since_ns;
 	out->migrations = idle ? 0 : ts->ts_migrations;
 	out->has_work = emul_workclock_read(td, &out->work) == 0;
+	out->has_code_cls = out->has_work;
+	out->code_cls = emul_workclock_class(td);
+	out->itd_cls = td->itd.cls;
+	memcpy(out->itd_reads, td->itd.reads, sizeof(out->itd_reads));
+	out->itd_invalid = td->itd.invalid;
+	out->itd_changes = td->itd.changes;
 	out->nswitch = td->nswitch_in;
 	for (int t = 0; t < 4; t++)
 		out->sched_ns_type[t] = idle ? 0 : ts->ts_run_ns_type[t];

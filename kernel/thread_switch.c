@@ -82,6 +82,9 @@ static void thread_switch(int how)
 	struct percpu *p = percpu_self();
 	struct thread *cur = p->curthread;
 	p->need_resched = 0;
+	__atomic_store_n(&p->sched_seen_ns, time_ns(), __ATOMIC_RELAXED);   /* the soft watchdog */
+	if (!(cur->flags & TDF_IDLE))
+		thread_itd_leave(cur);   /* its class, before the core places it again */
 	struct td_sched *nts = sched_switch(thread_ts(cur), how);
 	struct thread *next = nts ? thread_of(nts) : p->idlethread;
 	if (next == cur)
@@ -92,6 +95,7 @@ static void thread_switch(int how)
 	uint64_t now = time_ns();
 	cur->run_ns += now - cur->on_since_ns;
 	p->switch_ns = now;
+	thread_itd_enter();   /* HRESET: next's class is read from its own run */
 	emul_workclock_switch(p->cpu, cur, next, now);
 	user_cpu_switch(cur->uth ? user_thread_fpu(cur) : NULL, next->uth ? user_thread_fpu(next) : NULL,
 			next->uth ? user_thread_cr3(next) : 0, (uint64_t)next->stack_top);
@@ -280,4 +284,19 @@ void thread_irq_exit(uint64_t rflags)
 	if (td->preempt_count || (td->flags & TDF_IDLE))
 		return;
 	thread_switch(SCHED_SW_PREEMPT);
+}
+
+/* See thread.h. */
+unsigned thread_check_queues(void)
+{
+	unsigned checked = 0;
+	for (unsigned c = 0; c < smp_cpu_count(); c++) {
+		if (!smp_cpu_online(c))
+			continue;
+		uint64_t flags = cpu_save_flags_cli();   /* the tdq lock is taken with interrupts off */
+		sched_check_invariants((int)c);
+		cpu_restore_flags(flags);
+		checked++;
+	}
+	return checked;
 }

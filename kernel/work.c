@@ -10,6 +10,7 @@
 #include <time.h>
 #include <machine.h>
 #include <emul_workclock.h>
+#include <itd_class.h>
 
 #define CALIB_ROUNDS 3
 #define CALIB_ROUND_NS 10000000ull   /* 10 ms each */
@@ -52,12 +53,15 @@ static void work_one_chunk(void)
 	work_iterations(work_chunk);
 }
 
-/* work(ns) that returns the ns of work done: by the work clock on an
- * emulated machine, else ns worth of calibrated iterations. */
-static int64_t work_do(uint64_t ns)
+/* work(ns) of class cls that returns the ns of work done: by the work
+ * clock on an emulated machine (at the rate of that class of code), else
+ * ns worth of calibrated iterations (the same code whatever the class: on
+ * real hardware the class is what the hardware sees, not what we say). */
+static int64_t work_do(uint64_t ns, unsigned cls)
 {
-	if (ns > WORK_NS_MAX || !work_per_ms)
+	if (ns > WORK_NS_MAX || !work_per_ms || cls >= ITD_CLASS_MAX)
 		return -1;
+	emul_workclock_set_class(cls);
 	int64_t done = emul_workclock_run(ns, work_one_chunk);
 	if (done >= 0)
 		return done;
@@ -69,13 +73,19 @@ static int64_t work_do(uint64_t ns)
 /* See work.h. */
 int work(uint64_t ns)
 {
-	return work_do(ns) < 0 ? -1 : 0;
+	return work_do(ns, ITD_SCALAR) < 0 ? -1 : 0;
+}
+
+/* See work.h. */
+int work_class(uint64_t ns, unsigned cls)
+{
+	return work_do(ns, cls) < 0 ? -1 : 0;
 }
 
 /* See work.h. */
 int64_t work_counted(uint64_t ns)
 {
-	return work_do(ns);
+	return work_do(ns, ITD_SCALAR);
 }
 
 /* Best iterations per ms of CALIB_ROUNDS rounds on the calling CPU; arg

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <machine.h>
 #include <emul_workclock_model.h>
+#include <itd_class.h>
 #include "sched.h"
 #include "topo.h"
 #include "sim_cost.h"
@@ -245,6 +246,7 @@ struct sim {
 	uint8_t hmp_locked;
 	/* HFI: the device's rows and the driver's publication */
 	uint8_t row_perf[MACHINE_MAX_ROWS], row_ee[MACHINE_MAX_ROWS];
+	struct machine_hfi_value row_cls[MACHINE_MAX_ROWS][MACHINE_HFI_CLASSES_MAX];   /* [0] unused */
 	uint64_t last_pub;
 	int pub_queued;
 	uint64_t publications;

@@ -4,7 +4,7 @@
  * an emulated one (kernel/hmp_sources.c and the HFI driver's
  * publication, kernel/arch/x86_64/hfi/hfi_publish.c): core-type defaults,
  * the machine description's capacities and initial scores, then the HFI
- * table at boot and after each timed event of the description, at most
+ * table (every Thread Director class it has) at boot and after each timed event of the description, at most
  * one publication per 10 ms. The work clock is re-rated the instant a
  * row's perf changes, as the emulated HFI device does.
  */
@@ -52,9 +52,13 @@ void sim_hfi_publish(void)
 	sim.pub_queued = 0;
 	for (int c = 0; c < sim.ncpu; c++) {
 		int row = m->cpu[c].hfi_row;
-		if (row >= 0)
-			hmp_provide(HMP_PROV_HFI, c, HMP_PERF | HMP_EE, 0, sim.row_perf[row] << 2,
-				    sim.row_ee[row] << 2);
+		if (row < 0)
+			continue;
+		hmp_provide(HMP_PROV_HFI, c, HMP_PERF | HMP_EE, 0, sim.row_perf[row] << 2,
+			    sim.row_ee[row] << 2);
+		for (unsigned k = 1; k < m->hfi_classes && k < ITD_CLASS_MAX; k++)
+			hmp_provide_class(HMP_PROV_HFI, c, k, sim.row_cls[row][k].perf << 2,
+					  sim.row_cls[row][k].ee << 2);
 	}
 	hmp_publish();
 	sim.last_pub = sim.now;
@@ -75,6 +79,8 @@ void sim_hmp_init(void)
 	for (unsigned r = 0; r < m->hfi_rows; r++) {
 		sim.row_perf[r] = m->hfi[r].perf;
 		sim.row_ee[r] = m->hfi[r].ee;
+		for (unsigned k = 1; k < m->hfi_classes; k++)
+			sim.row_cls[r][k] = m->hfi[r].cls[k];
 	}
 	sim.publications = 0;
 	sim.pub_queued = 0;
@@ -95,6 +101,9 @@ void sim_hfi_event(int i)
 		sim_rerate();
 	}
 	sim.row_ee[row] = e->ee;
+	for (unsigned k = 1; k < sim.m->hfi_classes; k++)
+		if (e->classes & (1u << k))
+			sim.row_cls[row][k] = e->cls[k];
 	if (sim.pub_queued)
 		return;
 	uint64_t t = sim.now;

@@ -15,6 +15,7 @@
  *            [--OPTION VALUE]...
  *   schedsim --gen SEED
  *   schedsim --list
+ *   schedsim --vars-markdown ule|hmp|policies
  *
  * --OPTION VALUE are the workload's own options, as `bench` takes them
  * (`--time 10`, `--max-prime 10000`), checked by kernel/bench's rules;
@@ -31,6 +32,7 @@
  * prints one of them (sim_gen.c); --hmp-scramble SEED replaces every hmp
  * input (the property run's P4); --topology freebsd gives the scheduler
  * the cpu_group tree FreeBSD's x86 code builds (topo_freebsd.c).
+ * --vars-markdown prints a generated table of the docs (sim_vars_markdown).
  * Exit status: 0; 1 when a run failed (or a property); 2 for a usage error.
  */
 #include <stdlib.h>
@@ -56,7 +58,8 @@ static void usage_exit(const char *msg)
 			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
-			"       schedsim --list\n");
+			"       schedsim --list\n"
+			"       schedsim --vars-markdown ule|hmp|policies\n");
 	exit(2);
 }
 
@@ -130,6 +133,11 @@ static void parse_args(int argc, char **argv, struct options *o)
 		char err[200];
 		if (!strcmp(a, "--list"))
 			list_exit();
+		if (!strcmp(a, "--vars-markdown")) {
+			if (!v || sim_vars_markdown(stdout, v))
+				usage_exit("--vars-markdown: give ule, hmp or policies");
+			exit(0);
+		}
 		if (!strcmp(a, "--cost")) {
 			o->cost = 1;
 			continue;

@@ -1,7 +1,9 @@
 /*
- * sim_policy.c — policy specs, the kern.sched.* variables schedsim can
- * set (with the kernel's sysctl ranges, kernel/shell/cmd_sched.c), and
- * the pinning of the oracle and random policies (see sim_policy.h).
+ * sim_policy.c — policy specs, the kern.sched.* variables schedsim can set
+ * (the scheduler's variable table, kernel/sched/sched_vars.def, with the
+ * kernel's ranges and words), the named policies (kernel/bench/
+ * bench_policy_table.c, the kernel's `bench` ones) and the pinning of the
+ * oracle and random policies (see sim_policy.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,94 +11,85 @@
 #include "ule.h"
 #include "sim.h"
 #include "sim_policy.h"
+#include "sched_vars.h"
+#include "bench_policy_table.h"
 
-struct sim_knob {
-	const char *name;         /* full sysctl name */
-	const char *opt;          /* policy option name, NULL if none */
-	int64_t *var;
-	int64_t min, max;
-	const char *const *words; /* values by name (index = value), NULL: a number */
-};
+#define SIM_MAX_VARS 64
 
-static const char *const metric_words[] = { "perf", "ee", NULL };
-static const char *const primary_words[] = { "all", "performance", "efficiency", NULL };
-static const char *const perf0_words[] = { "sdm", "strict", "overflow", NULL };
-
-static const struct sim_knob knobs[] = {
-	{ "kern.sched.hmp.weight", "weight", &hmp_sw_weight, 0, 1, NULL },
-	{ "kern.sched.hmp.normalize", "normalize", &hmp_sw_normalize, 0, 1, NULL },
-	{ "kern.sched.hmp.smt", "smt", &hmp_sw_smt, 0, 1, NULL },
-	{ "kern.sched.hmp.steer", "steer", &hmp_sw_steer, 0, 1, NULL },
-	{ "kern.sched.hmp.random", "random", &hmp_sw_random, 0, 1, NULL },
-	{ "kern.sched.hmp.highest_random", "highest_random", &hmp_sw_highest_random, 0, 1, NULL },
-	{ "kern.sched.hmp.smt_steer", "smt_steer", &hmp_sw_smt_steer, 0, 1, NULL },
-	{ "kern.sched.hmp.upmigrate", "upmigrate", &hmp_upmigrate, 0, 1, NULL },
-	{ "kern.sched.hmp.class_aware", "class_aware", &hmp_class_aware, 0, 1, NULL },
-	{ "kern.sched.hmp.audit", "audit", &hmp_audit, 0, 1, NULL },
-	{ "kern.sched.hmp.balance_stats", "balance_stats", &hmp_balance_stats, 0, 1, NULL },
-	{ "kern.sched.hmp.best", "best", &hmp_sw_best, 0, 1, NULL },
-	{ "kern.sched.hmp.latency", "latency", &hmp_sw_latency, 0, 1, NULL },
-	{ "kern.sched.hmp.perf0", "perf0", &hmp_perf0, 0, 2, perf0_words },
-	{ "kern.sched.hmp.metric", "metric", &hmp_metric, 0, 1, metric_words },
-	{ "kern.sched.primary", "primary", &sched_primary_kind, 0, 2, primary_words },
-	{ "kern.sched.slice", NULL, &sched_slice, 1, 1000, NULL },
-	{ "kern.sched.interact", NULL, &sched_interact, 0, 100, NULL },
-	{ "kern.sched.preempt_thresh", NULL, &preempt_thresh, 0, 256, NULL },
-	{ "kern.sched.static_boost", NULL, &static_boost, 0, 255, NULL },
-	{ "kern.sched.idlespins", NULL, &sched_idlespins, 0, 1000000, NULL },
-	{ "kern.sched.idlespinthresh", NULL, &sched_idlespinthresh, 0, 1000000, NULL },
-	{ "kern.sched.affinity", NULL, &sched_affinity_ticks, 0, 10000, NULL },
-	{ "kern.sched.balance", NULL, &rebalance, 0, 1, NULL },
-	{ "kern.sched.balance_interval", NULL, &balance_interval, 1, 100000, NULL },
-	{ "kern.sched.steal_idle", NULL, &steal_idle, 0, 1, NULL },
-	{ "kern.sched.steal_thresh", NULL, &steal_thresh, 1, 1000, NULL },
-	{ "kern.sched.trysteal_limit", NULL, &trysteal_limit, 0, 16, NULL },
-	{ "kern.sched.always_steal", NULL, &always_steal, 0, 1, NULL },
-	{ "kern.sched.debug", NULL, &sched_debug, 0, 1, NULL },
-};
-#define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
-
-static int64_t saved[NKNOBS];
+static int64_t saved[SIM_MAX_VARS];
 
 /* See sim_policy.h. */
 void sim_tunables_save(void)
 {
-	for (size_t i = 0; i < NKNOBS; i++)
-		saved[i] = *knobs[i].var;
+	for (unsigned i = 0; i < sched_nvars && i < SIM_MAX_VARS; i++)
+		saved[i] = *sched_vars[i].var;
 }
 
 /* See sim_policy.h. */
 void sim_tunables_restore(void)
 {
-	for (size_t i = 0; i < NKNOBS; i++)
-		*knobs[i].var = saved[i];
+	for (unsigned i = 0; i < sched_nvars && i < SIM_MAX_VARS; i++)
+		*sched_vars[i].var = saved[i];
 }
 
 /* See sim_policy.h. */
 void sim_setting_apply(const struct sim_setting *s)
 {
-	*s->knob->var = s->value;
+	*s->var->var = s->value;
 }
 
-/* VALUE for knob k (a word of its list, or a number in its range) into
- * *v; 0, or -1 with a message naming what. */
-static int knob_value(const struct sim_knob *k, const char *value, int64_t *v, const char *what,
-		      char *err, size_t len)
+/* VALUE for variable v (a word of its list, or a number in its range)
+ * into *x; 0, or -1 with a message naming what. */
+static int var_value(const struct sched_var *v, const char *value, int64_t *x, const char *what, char *err,
+		     size_t len)
 {
-	if (k->words) {
-		for (int i = 0; k->words[i]; i++)
-			if (strcmp(value, k->words[i]) == 0) {
-				*v = i;
-				return 0;
-			}
-		char list[128] = "";
-		for (int i = 0; k->words[i]; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-				 k->words[i]);
-		snprintf(err, len, "%s: '%s' is not one of %s", what, value, list);
+	if (v->kind != SV_NUMBER) {
+		*x = sched_var_word_value(v, value);
+		if (*x >= 0)
+			return 0;
+		snprintf(err, len, "%s: '%s' is not one of %s", what, value, v->words);
 		return -1;
 	}
-	return parse_i64_range(value, k->min, k->max, v, what, err, len);
+	return parse_i64_range(value, v->min, v->max, x, what, err, len);
+}
+
+/* v's values into buf: "min..max", or its words joined by sep (with "
+ * or a CPU list" for kern.sched.primary). */
+static void var_range(const struct sched_var *v, const char *sep, char *buf, size_t len)
+{
+	size_t n, used = 0;
+	buf[0] = 0;
+	if (v->kind == SV_NUMBER) {
+		snprintf(buf, len, "%lld..%lld", (long long)v->min, (long long)v->max);
+		return;
+	}
+	for (int64_t k = 0; k <= v->max; k++) {
+		const char *w = sched_var_word(v, k, &n);
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s", k ? sep : "", (int)n, w);
+		if (used >= len)
+			return;
+	}
+	if (v->kind == SV_WORDS_OR_CPUS)
+		snprintf(buf + used, len - used, " or a CPU list (kernel)");
+}
+
+/* v's default into buf: its word, or its number with the hz rule. */
+static void var_default(const struct sched_var *v, char *buf, size_t len)
+{
+	size_t n;
+	const char *w = sched_var_word(v, v->def, &n);
+	if (w)
+		snprintf(buf, len, "%.*s", (int)n, w);
+	else if (v->hz != SV_FIXED)
+		snprintf(buf, len, "%lld (%s)", (long long)v->def, sched_var_hz_rule(v));
+	else
+		snprintf(buf, len, "%lld", (long long)v->def);
+}
+
+/* 1 if v is a policy option (SHORT=VALUE in a policy spec). */
+static int is_option(const struct sched_var *v)
+{
+	return v->group == SV_HMP || v->group == SV_COUNT || v->group == SV_PLACE;
 }
 
 /* See sim_policy.h. */
@@ -107,11 +100,19 @@ int sim_sysctl_parse(const char *spec, struct sim_setting *s, char *err, size_t 
 		snprintf(err, len, "--sysctl '%s': expected NAME=VALUE", spec);
 		return -1;
 	}
-	for (size_t i = 0; i < NKNOBS; i++) {
-		if (strlen(knobs[i].name) != (size_t)(eq - spec) || strncmp(spec, knobs[i].name, (size_t)(eq - spec)))
-			continue;
-		s->knob = &knobs[i];
-		return knob_value(&knobs[i], eq + 1, &s->value, knobs[i].name, err, len);
+	char name[SIM_POLICY_NAME_MAX + 1];
+	const struct sched_var *v = NULL;
+	if ((size_t)(eq - spec) < sizeof(name)) {
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
+		v = sched_var_find(name);
+	}
+	if (v && v->group == SV_POLICY) {
+		snprintf(err, len, "--sysctl '%s': give the policy with --policy", spec);
+		return -1;
+	}
+	if (v) {
+		s->var = v;
+		return var_value(v, eq + 1, &s->value, v->name, err, len);
 	}
 	snprintf(err, len, "--sysctl '%s': unknown variable (schedsim --list shows them)", spec);
 	return -1;
@@ -126,11 +127,12 @@ static int policy_option(const char *spec, char *word, struct sim_policy *p, cha
 		return -1;
 	}
 	*eq = 0;
-	for (size_t i = 0; i < NKNOBS; i++) {
-		if (!knobs[i].opt || strcmp(word, knobs[i].opt))
+	for (unsigned i = 0; i < sched_nvars; i++) {
+		const struct sched_var *v = &sched_vars[i];
+		if (!is_option(v) || strcmp(word, sched_var_short(v)))
 			continue;
 		for (int j = 0; j < p->nopts; j++)
-			if (p->opt[j].knob == &knobs[i]) {
+			if (p->opt[j].var == v) {
 				snprintf(err, len, "policy '%s': option '%s' given twice", spec, word);
 				return -1;
 			}
@@ -140,35 +142,20 @@ static int policy_option(const char *spec, char *word, struct sim_policy *p, cha
 		}
 		char what[96];
 		snprintf(what, sizeof(what), "policy '%s': %s", spec, word);
-		p->opt[p->nopts].knob = &knobs[i];
-		return knob_value(&knobs[i], eq + 1, &p->opt[p->nopts++].value, what, err, len);
+		p->opt[p->nopts].var = v;
+		return var_value(v, eq + 1, &p->opt[p->nopts++].value, what, err, len);
 	}
 	snprintf(err, len, "policy '%s': unknown option '%s' (schedsim --list shows them)", spec, word);
 	return -1;
 }
 
-/* The named policies of the kernel's `bench` (kernel/shell/
- * cmd_bench_policy.c, docs/bench.md "Policies"), each a base and the
- * options that differ from the kernel's defaults (every run starts from
- * them); tests/host/test_sim.py checks that both lists name the same
- * policies. */
+/* The policies only schedsim has, after the named ones of
+ * bench_policy_table.c. */
 static const struct {
 	const char *name;
 	int kind;
-	const char *opts;   /* ":"-separated NAME=VALUE, "" for none */
-} named[] = {
-	{ "ule", SIM_POL_ULE, "" },
-	{ "hmp", SIM_POL_HMP, "" },
-	{ "hmp-no-d", SIM_POL_HMP, "steer=0" },
-	{ "hmp-upmigrate", SIM_POL_HMP, "upmigrate=0" },
-	{ "hmp-report", SIM_POL_HMP, "upmigrate=0:smt_steer=0:best=0:latency=0:perf0=strict" },
-	{ "hmp+class", SIM_POL_HMP, "class_aware=1" },
-	{ "primary-p", SIM_POL_ULE, "primary=performance" },
-	{ "primary-e", SIM_POL_ULE, "primary=efficiency" },
-	{ "oracle", SIM_POL_ORACLE, "" },
-	{ "random", SIM_POL_RANDOM, "" },
-};
-#define NNAMED (sizeof(named) / sizeof(named[0]))
+} pinned[] = { { "oracle", SIM_POL_ORACLE }, { "random", SIM_POL_RANDOM } };
+#define NPINNED (sizeof(pinned) / sizeof(pinned[0]))
 
 /* Parses the ":"-separated options of text (a copy is cut up) into p. */
 static int policy_options(const char *spec, const char *text, struct sim_policy *p, char *err, size_t len)
@@ -193,18 +180,22 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err, size_t l
 	}
 	memcpy(p->name, spec, n + 1);
 	size_t base_len = strcspn(spec, ":");
-	size_t k = 0;
-	while (k < NNAMED && (strlen(named[k].name) != base_len || strncmp(spec, named[k].name, base_len)))
-		k++;
-	if (k == NNAMED) {
-		snprintf(err, len, "policy '%s': '%.*s' is not a policy (schedsim --list shows them)", spec,
-			 (int)(base_len < 40 ? base_len : 40), spec);
-		return -1;
+	for (unsigned k = 0; k < bench_nnamed + NPINNED; k++) {
+		const char *name = k < bench_nnamed ? bench_named_policies[k].name : pinned[k - bench_nnamed].name;
+		if (strlen(name) != base_len || strncmp(spec, name, base_len))
+			continue;
+		if (k >= bench_nnamed) {
+			p->kind = pinned[k - bench_nnamed].kind;
+		} else {
+			p->kind = bench_named_policies[k].hmp ? SIM_POL_HMP : SIM_POL_ULE;
+			if (policy_options(spec, bench_named_policies[k].opts, p, err, len))
+				return -1;
+		}
+		return policy_options(spec, spec + base_len, p, err, len);
 	}
-	p->kind = named[k].kind;
-	if (policy_options(spec, named[k].opts, p, err, len))
-		return -1;
-	return policy_options(spec, spec + base_len, p, err, len);
+	snprintf(err, len, "policy '%s': '%.*s' is not a policy (schedsim --list shows them)", spec,
+		 (int)(base_len < 40 ? base_len : 40), spec);
+	return -1;
 }
 
 /* See sim_policy.h. */
@@ -284,29 +275,59 @@ const struct cpuset *sim_policy_pin(const struct sim_policy *p, int k, struct cp
 	return buf;
 }
 
-/* Lists the variables and options (schedsim --list). */
+/* Lists the policies, the options and the variables (schedsim --list). */
 void sim_policy_list(FILE *f)
 {
 	fprintf(f, "policies (POLICY[:NAME=VALUE]...):\n");
-	for (size_t i = 0; i < NNAMED; i++)
-		fprintf(f, "  %-16s %s%s%s\n", named[i].name,
-			named[i].kind == SIM_POL_HMP ? "hmp" : named[i].kind == SIM_POL_ULE ? "ule" :
-			named[i].kind == SIM_POL_ORACLE ? "oracle (simulator only)" : "random (simulator only)",
-			named[i].opts[0] ? ":" : "", named[i].opts);
-	fprintf(f, "options (NAME=VALUE):\n");
-	for (size_t i = 0; i < NKNOBS; i++)
-		if (knobs[i].opt)
-			fprintf(f, "  %-16s %s\n", knobs[i].opt, knobs[i].name);
-	fprintf(f, "variables (--sysctl NAME=VALUE):\n");
-	for (size_t i = 0; i < NKNOBS; i++) {
-		if (knobs[i].words) {
-			fprintf(f, "  %-32s", knobs[i].name);
-			for (int w = 0; knobs[i].words[w]; w++)
-				fprintf(f, "%s%s", w ? "|" : "", knobs[i].words[w]);
-			fprintf(f, "\n");
-		} else {
-			fprintf(f, "  %-32s %lld..%lld\n", knobs[i].name, (long long)knobs[i].min,
-				(long long)knobs[i].max);
-		}
+	for (unsigned i = 0; i < bench_nnamed; i++) {
+		const struct bench_named_policy *b = &bench_named_policies[i];
+		fprintf(f, "  %-16s %s%s%s\n", b->name, b->hmp ? "hmp" : "ule", b->opts[0] ? ":" : "", b->opts);
 	}
+	for (unsigned i = 0; i < NPINNED; i++)
+		fprintf(f, "  %-16s %s (simulator only)\n", pinned[i].name, pinned[i].name);
+	fprintf(f, "options (NAME=VALUE):\n");
+	for (unsigned i = 0; i < sched_nvars; i++)
+		if (is_option(&sched_vars[i]))
+			fprintf(f, "  %-16s %s\n", sched_var_short(&sched_vars[i]), sched_vars[i].name);
+	fprintf(f, "variables (--sysctl NAME=VALUE; kern.sched.policy is --policy):\n");
+	for (unsigned i = 0; i < sched_nvars; i++) {
+		const struct sched_var *v = &sched_vars[i];
+		char range[64], def[64];
+		if (v->group == SV_POLICY)
+			continue;
+		var_range(v, ", ", range, sizeof(range));
+		var_default(v, def, sizeof(def));
+		fprintf(f, "  %-32s %s%s%s, default %s: %s\n", v->name, range, v->unit[0] ? " " : "", v->unit, def,
+			v->descr);
+	}
+}
+
+/* See sim_policy.h. */
+int sim_vars_markdown(FILE *f, const char *which)
+{
+	int hmp = !strcmp(which, "hmp");
+	if (!strcmp(which, "policies")) {
+		fprintf(f, "| policy | base | options (beyond the defaults) | what |\n| --- | --- | --- | --- |\n");
+		for (unsigned i = 0; i < bench_nnamed; i++) {
+			const struct bench_named_policy *b = &bench_named_policies[i];
+			fprintf(f, "| `%s` | %s | %s | %s |\n", b->name, b->hmp ? "hmp" : "ule",
+				b->opts[0] ? b->opts : "—", b->descr);
+		}
+		return 0;
+	}
+	if (!hmp && strcmp(which, "ule"))
+		return -1;
+	fprintf(f, "| variable | default | values | unit | counterpart | meaning |\n");
+	fprintf(f, "| --- | --- | --- | --- | --- | --- |\n");
+	for (unsigned i = 0; i < sched_nvars; i++) {
+		const struct sched_var *v = &sched_vars[i];
+		char range[64], def[64];
+		if ((v->group == SV_ULE) == hmp)
+			continue;
+		var_range(v, ", ", range, sizeof(range));
+		var_default(v, def, sizeof(def));
+		fprintf(f, "| `%s` | %s | %s | %s | %s | %s |\n", v->name, def, range, v->unit[0] ? v->unit : "—",
+			v->counterpart, v->descr);
+	}
+	return 0;
 }

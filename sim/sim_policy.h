@@ -13,12 +13,11 @@
  *            order of marginal throughput (sim_oracle_order), modulo the CPUs
  *   random   the k-th spawned thread pinned to a random permutation of the
  *            CPUs (from the run's seed), modulo the CPUs
- * Options (each at most once, also not one the name already sets): weight,
- * normalize, smt, steer, random, highest_random, smt_steer, upmigrate,
- * class_aware, audit, balance_stats (0|1, the kern.sched.hmp.* switches),
- * metric=perf|ee, primary=all|performance|efficiency (kern.sched.primary).
+ * Options (each at most once, also not one the name already sets): the
+ * last component of each kern.sched.hmp.* switch and of kern.sched.primary
+ * (steer=0, metric=ee, primary=performance, ...; `schedsim --list`).
  * Oracle and random place with ULE. --sysctl NAME=VALUE sets any
- * kern.sched.* variable below for every run.
+ * kern.sched.* variable but kern.sched.policy for every run.
  */
 #ifndef MOSAIC_SIM_POLICY_H
 #define MOSAIC_SIM_POLICY_H
@@ -33,9 +32,9 @@
 
 enum sim_policy_kind { SIM_POL_ULE, SIM_POL_HMP, SIM_POL_ORACLE, SIM_POL_RANDOM };
 
-struct sim_knob;   /* one kern.sched.* variable (sim_policy.c) */
+struct sched_var;   /* one kern.sched.* variable (kernel/sched/sched_vars.h) */
 struct sim_setting {
-	const struct sim_knob *knob;
+	const struct sched_var *var;
 	int64_t value;
 };
 
@@ -72,5 +71,10 @@ const struct cpuset *sim_policy_pin(const struct sim_policy *p, int k, struct cp
 void sim_oracle_order(const struct machine *m, int *order);
 /* Prints the policies, their options and the variables (--list). */
 void sim_policy_list(FILE *f);
+/* --vars-markdown ule|hmp|policies: the variables table of docs/sched.md
+ * (ule: the ULE core's tunables) or docs/hmp.md (hmp: kern.sched.policy,
+ * the hmp switches, kern.sched.primary), from the variable table, or the
+ * named policies' table of docs/bench.md; -1 for another word. */
+int sim_vars_markdown(FILE *f, const char *which);
 
 #endif

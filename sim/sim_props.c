@@ -133,7 +133,7 @@ static unsigned speed_of(const struct machine *m, int c)
  * with a row within P1_RATIO_MAX, and no power budget below what every
  * core busy asks for (where it binds, the most work comes from the CPUs
  * that do most per watt, which hmp's perf scores do not say). P2 applies
- * where P1 does and the oracle is an upper bound for hmp: no power line,
+ * where P1 does and the oracle is an upper bound for hmp: no power budget,
  * and the perf of the CPUs with rows ordered as their speeds, a faster
  * CPU with a strictly higher perf (CPUs of one speed may differ). */
 static void facts_of(const struct machine *m, struct facts *f)
@@ -165,13 +165,13 @@ static void facts_of(const struct machine *m, struct facts *f)
 			    perf_of(m, a) <= perf_of(m, b))
 				disorder = 1;
 	uint64_t demand = 0;   /* mW with every CPU busy */
-	for (int c = 0; c < n && m->power.line; c++)
+	for (int c = 0; c < n && m->power.budget_mw; c++)
 		demand += m->cpu[c].thread ? m->power.smt_mw : m->power.core_mw[m->cpu[c].type];
 	f->p1_why = !cpuset_empty(&f->never) ? P1_NEVER : avoided ? P1_AVOID :
 		    info && hi * 100 > lo * P1_RATIO_MAX ? P1_RATIO :
-		    m->power.line && m->power.budget_mw < demand ? P1_POWER : P1_APPLIES;
+		    m->power.budget_mw && m->power.budget_mw < demand ? P1_POWER : P1_APPLIES;
 	f->p1 = f->p1_why == P1_APPLIES;
-	f->bound = f->p1 && !m->power.line && !disorder;
+	f->bound = f->p1 && !m->power.budget_mw && !disorder;
 }
 
 /* Twice the median of v[0..n-1] (exact: the two middle values summed for
@@ -417,7 +417,7 @@ static void print_rules(const struct sim_props *pr)
 	       "busy; elsewhere reported, not checked\n",
 	       P1_RATIO_MAX / 100, P1_RATIO_MAX % 100);
 	printf("schedsim: P2 median(hmp) >= 0.97 x median(oracle) where P1 applies and the oracle is an upper bound for "
-	       "hmp: no power line; among CPUs with HFI rows a faster CPU (speed) has a strictly higher perf\n");
+	       "hmp: no power budget; among CPUs with HFI rows a faster CPU (speed) has a strictly higher perf\n");
 	printf("schedsim: P3 in every run of ule, hmp and oracle, from the workload's last spawn to its first exit, no "
 	       "CPU idle while another CPU has 2 or more threads for longer than interval/2 + interval ticks of "
 	       "kern.sched.balance_interval (the balancer's longest gap, interval/2 + interval - 1 ticks, and one tick "

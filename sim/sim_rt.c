@@ -293,8 +293,20 @@ uint64_t brt_now(void)
  * simply moves there (the engine would do the same in two switches). */
 void brt_work(uint64_t ns)
 {
+	brt_work_class(ns, 0);
+}
+
+/* See bench_rt.h: the class goes on the thread's clock (an event of the
+ * work clock when it changes: the machine's class-speed lines set its
+ * rate) and, as the simulator has no Thread Director device, straight to
+ * the scheduler (sched_itd_class_set); then the work as brt_work() does
+ * it. */
+void brt_work_class(uint64_t ns, unsigned cls)
+{
 	struct sim_thread *td = sim_current("brt_work");
 	progress(td);
+	wc_set_class(&sim.wc, &td->wc, cls, sim.now);
+	sched_itd_class_set(&td->ts, cls);
 	if (sim.stopping || ns == 0)
 		return;
 	if (ns > 600000000000ull)   /* WORK_NS_MAX of the kernel's work() */

@@ -61,6 +61,7 @@ static void boot(const struct sim_config *cfg)
 	wc_init(&sim.wc, sim.m);
 	sim_hmp_init();
 	sim.t0 = sim.now = SIM_T0_NS;
+	wc_energy_start(&sim.wc, sim.t0);
 	sim.ticks = SIM_T0_NS / sim.tick_period;
 	sched_init(cfg->sm->topo.root, sim.ncpu);
 	uint64_t s = cfg->seed ^ 0x6c63670000000000ull;

@@ -98,8 +98,9 @@ static int drv_restore(void *arg, char *err, size_t len)
 }
 
 /* bench_plat.run: run number st->next of the plan, simulated; res is
- * what the workload filled in the simulation. 1 (stop) when the run did
- * not end. */
+ * what the workload filled in the simulation, with the machine's energy
+ * over the run from its power model (emul_workclock_model.h, "Energy").
+ * 1 (stop) when the run did not end. */
 static int drv_run(void *arg, const struct bench_wl *wl, const uint64_t *opt, int threads,
 		   struct bench_result *res)
 {
@@ -113,6 +114,13 @@ static int drv_run(void *arg, const struct bench_wl *wl, const uint64_t *opt, in
 	if (!sim_workload_result())
 		return 1;
 	*res = *sim_workload_result();
+	res->elapsed_ns = sim.now - sim.t0;
+	res->energy_uj = -1;
+	if (sim.m->power.line) {   /* the model's energy, counted from the run's start */
+		res->energy_uj = 0;
+		for (unsigned p = 0; p < wc_packages(&sim.wc); p++)
+			res->energy_uj += (int64_t)wc_energy_uj(&sim.wc, p, 0, sim.now);
+	}
 	return 0;
 }
 

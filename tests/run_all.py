@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Mosaic test runner: repository checks (tools/check-*.sh), host unit
-tests (cmocka binaries), fuzz harnesses, host Python tests
+tests (cmocka binaries), fuzz harnesses (seeded runs, then the libFuzzer
+builds replaying their corpora), host Python tests
 (tests/host/test_*.py), then QEMU integration tests
 (tests/integration/test_*.py). Prints one line per test and closes with
 'N passed, N failed' (plus ', N skipped' when a check could not run).
@@ -9,7 +10,8 @@ Exit status 1 if anything failed.
   -k PATTERN   run only tests whose name contains PATTERN
   -j N         QEMU test modules at once (default 2), each in a child
                runner (--module FILE); results print in module order;
-               modules with EXCLUSIVE = True run after, one at a time
+               modules with EXCLUSIVE = True run after, one at a time; the
+               others start longest first (EXPECTED_S = N in a module)
 """
 import argparse
 import importlib.util
@@ -103,10 +105,15 @@ def run_fuzz(binary, iterations, results, pattern):
     name = "fuzz/" + os.path.basename(binary)
     if pattern and pattern not in name:
         return
+    run_harness(name, [binary, "--seed", "1", "--iterations", str(iterations)], results)
+
+
+def run_harness(name, argv, results):
+    """Runs one fuzz harness command from the repository root (at most
+    600 s): ok when it exits 0, else FAIL with the end of its output."""
     start = time.monotonic()
     try:
-        p = subprocess.run([binary, "--seed", "1", "--iterations", str(iterations)],
-                           capture_output=True, text=True, timeout=600)
+        p = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired:
         results.fail(name, "timed out after 600 s")
         return
@@ -114,6 +121,21 @@ def run_fuzz(binary, iterations, results, pattern):
         results.ok(name, time.monotonic() - start)
     else:
         results.fail(name, "exit status %d:\n%s" % (p.returncode, (p.stdout + p.stderr)[-3000:]))
+
+
+def run_libfuzz(binary, results, pattern):
+    """A libFuzzer harness (tests/fuzz/fuzz.h built with FUZZ_LIBFUZZER) on
+    each input of its committed corpus tests/fuzz/corpus/NAME/ once: passes
+    when it exits 0, so a crash or failed check on any input fails it."""
+    name = "libfuzz/" + os.path.basename(binary)
+    if pattern and pattern not in name:
+        return
+    corpus = os.path.join(ROOT, "tests", "fuzz", "corpus", os.path.basename(binary)[len("fuzz_"):])
+    inputs = sorted(os.path.join(corpus, f) for f in os.listdir(corpus)) if os.path.isdir(corpus) else []
+    if not inputs:
+        results.fail(name, "no corpus in %s" % os.path.relpath(corpus, ROOT))
+        return
+    run_harness(name, [os.path.abspath(binary), "-timeout=60"] + inputs, results)
 
 
 def add_printed(results, out, prefix):
@@ -256,6 +278,14 @@ def exclusive(fname):
         return re.search(r"^EXCLUSIVE = True$", f.read(), re.M) is not None
 
 
+def expected_seconds(fname):
+    """The module's EXPECTED_S = N (its run time on an idle 2-core host, a
+    hint for the order), 30 when it says none."""
+    with open(os.path.join(ROOT, "tests", "integration", fname)) as f:
+        m = re.search(r"^EXPECTED_S = (\d+)$", f.read(), re.M)
+    return int(m.group(1)) if m else 30
+
+
 def run_integration(build, results, pattern, jobs):
     """Every QEMU test module, each in its own runner process: up to jobs
     modules at once, then the EXCLUSIVE ones one by one; a module's results
@@ -265,8 +295,12 @@ def run_integration(build, results, pattern, jobs):
     from concurrent.futures import ThreadPoolExecutor
     modules = integration_modules()
     alone = [f for f in modules if exclusive(f)]
+    # The longest first, so the last to end are short ones (a shorter
+    # whole); results still print in module order.
+    shared = sorted((f for f in modules if f not in alone), key=lambda f: -expected_seconds(f))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        runs = [(f, pool.submit(run_module_child, build, f, pattern)) for f in modules if f not in alone]
+        futures = {f: pool.submit(run_module_child, build, f, pattern) for f in shared}
+        runs = [(f, futures[f]) for f in modules if f in futures]
         for fname, fut in runs:
             collect(results, "qemu/" + fname[:-3], *fut.result())
     for fname in alone:
@@ -279,6 +313,7 @@ def main():
     ap.add_argument("--unit", default="")
     ap.add_argument("--fuzz", default="")
     ap.add_argument("--fuzz-iter", type=int, default=20000)
+    ap.add_argument("--libfuzz", default="", help="libFuzzer harnesses: replay their corpora")
     ap.add_argument("-k", dest="pattern", default="")
     ap.add_argument("-j", dest="jobs", type=int, default=2, help="QEMU test modules at once")
     ap.add_argument("--module", help="run one QEMU test module only (the child runner)")
@@ -295,6 +330,8 @@ def main():
     print("== fuzz harnesses", flush=True)
     for b in args.fuzz.split():
         run_fuzz(b, args.fuzz_iter, results, args.pattern)
+    for b in args.libfuzz.split():
+        run_libfuzz(b, results, args.pattern)
     print("== host Python tests", flush=True)
     run_host(os.path.abspath(args.build), results, args.pattern)
     print("== QEMU integration tests", flush=True)

@@ -52,6 +52,8 @@ SCHEMAS = {
                "hfi_updates", "end_p", "end_e", "end_lp_e", "end_other"],
     "run-extras/1": ["policy", "threads", "sample", "order", "figure", "value", "unit"],
     "trace/1": ["policy", "threads", "run", "thread", "cpu", "core_type", "start_ns", "end_ns"],
+    "energy/1": ["policy", "threads", "sample", "order", "joules", "seconds", "watts", "per_joule",
+                 "per_joule_unit"],
 }
 RUN_COUNTS = ("migrations", "end_p", "end_e", "end_lp_e", "end_other")
 CORE_TYPES = {"P": "Blues", "E": "Oranges", "LP-E": "Greens", "none": "Greys"}
@@ -189,6 +191,11 @@ def field_problem(schema, col, value):
     """Why value cannot be in column col of schema, or None."""
     if col in ("policy", "case", "unit", "figure"):
         return None if value else "is empty"
+    if col == "per_joule_unit":
+        return None
+    if schema == "energy/1":
+        return None if is_decimal(value, minimum=0, empty_ok=col == "per_joule") \
+            else "is not a number of at least 0"
     if col == "taken":
         return None if value in ("0", "1") else "is not 0 or 1"
     if col in RUN_COUNTS or col == "hfi_updates":
@@ -259,6 +266,18 @@ def sweep_series(records):
     return {p: [(t, statistics.median(v), min(v), max(v)) for t, v in cols.items()] for p, cols in data.items()}
 
 
+def finish_lines(fig, axes, out):
+    """A line plot's end: a light grid and the legend on each of axes, then
+    fig written to out as PNG and closed."""
+    import matplotlib.pyplot as plt
+    for ax in axes:
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+
+
 def plot_sweep(block, out):
     import matplotlib.pyplot as plt
     series = sweep_series(block.records)
@@ -276,11 +295,7 @@ def plot_sweep(block, out):
     ax.set_ylabel("%s (median, min-max)" % unit)
     ax.set_xticks(sorted({t for pts in series.values() for t, *_ in pts}))
     ax.set_title(block.name)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(out, dpi=100)
-    plt.close(fig)
+    finish_lines(fig, [ax], out)
 
 
 def plot_latency(block, out):
@@ -323,6 +338,31 @@ def plot_placement(block, out):
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
     fig.savefig(out, dpi=100, bbox_inches="tight")
     plt.close(fig)
+
+
+def plot_energy(block, out):
+    """Two panels over the thread counts, a line per policy: the median
+    average watts of the runs, and the median figure per joule (when the
+    workload has one)."""
+    import matplotlib.pyplot as plt
+    data = {}
+    unit = ""
+    for policy, threads, _s, _o, _j, _sec, watts, per_joule, per_unit in block.records[1:]:
+        cell = data.setdefault(policy, {}).setdefault(int(threads), ([], []))
+        cell[0].append(Decimal(watts))
+        if per_joule:
+            cell[1].append(Decimal(per_joule))
+            unit = per_unit
+    panels = [("watts (median)", 0)] + ([("%s (median)" % unit, 1)] if unit else [])
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
+    for ax, (label, k) in zip(axes[0], panels):
+        for policy, cols in data.items():
+            pts = [(t, statistics.median(v[k])) for t, v in sorted(cols.items()) if v[k]]
+            ax.plot([t for t, _ in pts], [float(m) for _, m in pts], marker="o", label=policy)
+        ax.set_xlabel("threads")
+        ax.set_ylabel(label)
+        ax.set_title(block.name)
+    finish_lines(fig, axes[0], out)
 
 
 def plot_trace(block, out):
@@ -370,7 +410,7 @@ def plot_trace(block, out):
 
 
 PLOTS = {"sweep/1": plot_sweep, "latency/1": plot_latency, "placement/1": plot_placement,
-         "trace/1": plot_trace}
+         "trace/1": plot_trace, "energy/1": plot_energy}
 
 
 def unique_name(name, used):

@@ -4,8 +4,11 @@
 # apt-get line and fails. Extra package names may be given as arguments.
 set -euo pipefail
 
+# clang with libclang-rt-dev (libFuzzer, the sanitizers) and llvm
+# (llvm-profdata, llvm-cov) build and measure the libFuzzer harnesses.
 packages=(gcc make binutils nasm gnu-efi qemu-system-x86 ovmf grub-efi-amd64-bin grub-common
-          xorriso mtools console-setup-linux libcmocka-dev python3 python3-scipy python3-matplotlib "$@")
+          xorriso mtools console-setup-linux libcmocka-dev python3 python3-scipy python3-matplotlib
+          clang libclang-rt-dev llvm "$@")
 
 missing=()
 for p in "${packages[@]}"; do

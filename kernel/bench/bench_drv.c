@@ -334,6 +334,8 @@ static void record_run(const struct bench_plan *pl, const struct bench_plat *pf,
 	r->run_ns_shared = p->run_ns_shared;
 	r->migrations = p->migrations;
 	r->hfi_updates = hfi;
+	r->energy_uj = res->energy_uj;
+	r->elapsed_ns = res->elapsed_ns;
 	r->nthreads = p->nthreads;
 	for (int c = 0; c < BENCH_PLACE_CPUS; c++)
 		if (p->end_cpu[c]) {
@@ -360,6 +362,7 @@ static void record_run(const struct bench_plan *pl, const struct bench_plat *pf,
 		     sh[0] / 10, sh[0] % 10, sh[1] / 10, sh[1] % 10, sh[2] / 10, sh[2] % 10, sh[3] / 10,
 		     sh[3] % 10, sh[4] / 10, sh[4] % 10, p->migrations, hfis, p->nthreads, r->end_type[1],
 		     r->end_type[2], r->end_type[3], r->end_type[0], cpus);
+	bench_drv_energy_line(pl, o, r);
 	if (!res->check_ok) {
 		d->failed = 1;
 		return;

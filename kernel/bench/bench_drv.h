@@ -47,6 +47,8 @@ struct bench_run_rec {
 	int64_t lat[BENCH_WL_LAT_MAX][BENCH_LAT_PCTS];
 	uint64_t run_ns, run_ns_type[4], run_ns_shared, migrations;
 	int64_t hfi_updates;  /* -1: not known */
+	int64_t energy_uj;    /* the run's energy; -1: not known */
+	uint64_t elapsed_ns;
 	uint16_t end_type[4]; /* threads whose last CPU had each core type */
 	unsigned nthreads;
 };
@@ -72,8 +74,9 @@ struct bench_plat {
 	int (*apply)(void *arg, const char *name, char *err, size_t len);
 	/* Puts back every setting apply() changed; 0, or -1 with a reason. */
 	int (*restore)(void *arg, char *err, size_t len);
-	/* Runs wl once into res (zeroed); returns 1 when the user asked to
-	 * stop during the run (res is then partial), else 0. */
+	/* Runs wl once into res (zeroed), with res->energy_uj (-1 when the
+	 * platform cannot meter energy) and res->elapsed_ns; returns 1 when
+	 * the user asked to stop during the run (res is then partial), else 0. */
 	int (*run)(void *arg, const struct bench_wl *wl, const uint64_t *opt, int threads,
 		   struct bench_result *res);
 	/* Core type (enum cpu_core_type: 0 other, 1 P, 2 E, 3 LP-E) of cpu. */
@@ -113,6 +116,18 @@ void bench_drv_report(const struct bench_plan *pl, const struct bench_plat *pf,
 
 /* Column (thread count) and policy of run index i (in the order taken). */
 void bench_drv_run_pos(const struct bench_plan *pl, int i, int *sample, int *col, int *pol);
+/* bench_drv_energy.c: the run's energy line (nothing when unknown); the
+ * [Energy] table of medians against policy A; CSV NAME.energy (energy/1),
+ * one row per completed run. */
+void bench_drv_energy_line(const struct bench_plan *pl, const struct bench_out *o,
+			   const struct bench_run_rec *r);
+void bench_drv_energy_report(const struct bench_plan *pl, const struct bench_out *o,
+			     const struct bench_data *d);
+void bench_drv_energy_csv(const struct bench_plan *pl, const struct bench_out *o, const struct bench_data *d);
+/* Median of v[0..n) (sorted in place), rounded half up; BENCH_NA if n is 0. */
+int64_t bench_drv_median(int64_t *v, int n);
+/* 1 if run i was taken under policy pol at column col. */
+int bench_drv_run_is(const struct bench_plan *pl, int i, int pol, int col);
 /* "m:ss" or "h:mm:ss" of ns into buf. */
 void bench_drv_duration(char *buf, size_t len, uint64_t ns);
 /* The value x 10^decimals as text (BENCH_NA as "-"). */

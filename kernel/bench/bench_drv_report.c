@@ -12,16 +12,16 @@
 
 static const char *const pct_names[BENCH_LAT_PCTS] = { "p50", "p90", "p99", "p99.9" };
 
-/* 1 if run i belongs to policy pol at column col. */
-static int run_is(const struct bench_plan *pl, int i, int pol, int col)
+/* See bench_drv.h. */
+int bench_drv_run_is(const struct bench_plan *pl, int i, int pol, int col)
 {
 	int s, c, p;
 	bench_drv_run_pos(pl, i, &s, &c, &p);
 	return c == col && p == pol;
 }
 
-/* Median of v[0..n) (sorted in place), rounded half up; BENCH_NA if n is 0. */
-static int64_t median_of(int64_t *v, int n)
+/* See bench_drv.h. */
+int64_t bench_drv_median(int64_t *v, int n)
 {
 	if (n == 0)
 		return BENCH_NA;
@@ -37,9 +37,9 @@ static int64_t median_runs(const struct bench_plan *pl, const struct bench_data 
 {
 	int n = 0;
 	for (int i = 0; i < d->done; i++)
-		if (d->rec[i].taken && run_is(pl, i, pol, col) && get(&d->rec[i], k) >= 0)
+		if (d->rec[i].taken && bench_drv_run_is(pl, i, pol, col) && get(&d->rec[i], k) >= 0)
 			tmp[n++] = get(&d->rec[i], k);
-	return median_of(tmp, n);
+	return bench_drv_median(tmp, n);
 }
 
 /* Readers for median_runs(): extra figure k; latency set k / 4, percentile k % 4. */
@@ -65,7 +65,7 @@ static void place_sum(const struct bench_plan *pl, const struct bench_data *d, i
 	memset(s, 0, sizeof(*s));
 	for (int i = 0; i < d->done; i++) {
 		const struct bench_run_rec *r = &d->rec[i];
-		if (!r->recorded || !run_is(pl, i, pol, col))
+		if (!r->recorded || !bench_drv_run_is(pl, i, pol, col))
 			continue;
 		s->runs++;
 		for (int k = 0; k < 4; k++) {
@@ -431,10 +431,12 @@ void bench_drv_report(const struct bench_plan *pl, const struct bench_plat *pf, 
 	}
 	report_extras(pl, o, d, tmp);
 	report_placement(pl, o, d);
+	bench_drv_energy_report(pl, o, d);
 	if (csv) {
 		csv_summaries(pl, o, d, tmp);
 		csv_runs(pl, o, d);
 		csv_extras(pl, o, d);
+		bench_drv_energy_csv(pl, o, d);
 	}
 	report_basis(pl, pf, o);
 	brt_free(tmp);

@@ -49,6 +49,13 @@ uint64_t brt_now(void);
 /* W ns of P-core work on the calling thread's CPU (work(W)); returns early
  * once brt_stopping() is 1. */
 void brt_work(uint64_t ns);
+/* The same as code of Thread Director class cls (itd_class.h, below
+ * ITD_CLASS_MAX): the calling thread's code is of that class from now on
+ * (brt_work() is class 0), which the machine's class-speed lines make
+ * faster or slower (work_class() in the kernel, whose Thread Director
+ * reports the class to the scheduler; in schedsim the sim thread's clock,
+ * and the class goes to the scheduler directly). */
+void brt_work_class(uint64_t ns, unsigned cls);
 /* Sleeps at least ns; returns early once brt_stopping() is 1. */
 void brt_sleep(uint64_t ns);
 /* 1 once the run should end (the user asked, or a time limit passed). */

@@ -20,6 +20,7 @@
 #include <cpu.h>
 #include <time.h>
 #include <work.h>
+#include <itd_class.h>
 #include <emul_workclock_model.h>
 #include <emul_workclock.h>
 #include "bench_rt.h"
@@ -135,6 +136,12 @@ int brt_stopping(void)
  * calls add up to what they asked. */
 void brt_work(uint64_t ns)
 {
+	brt_work_class(ns, ITD_SCALAR);
+}
+
+/* See bench_rt.h. brt_work()'s steps, each work_class(). */
+void brt_work_class(uint64_t ns, unsigned cls)
+{
 	struct brt_thread *bt = brt_self();
 	uint64_t want = ns * WC_WORK_PER_NS, before, after;
 	if (bt) {
@@ -146,7 +153,7 @@ void brt_work(uint64_t ns)
 	while (want && !brt_stopping()) {
 		uint64_t step = want < BRT_WORK_STEP_NS * WC_WORK_PER_NS ? want : BRT_WORK_STEP_NS * WC_WORK_PER_NS;
 		uint64_t step_ns = (step + WC_WORK_PER_NS - 1) / WC_WORK_PER_NS, done;
-		work(step_ns);
+		work_class(step_ns, cls);
 		if (clocked && emul_workclock_self(&after) == 0) {
 			done = after - before;
 			before = after;

@@ -8,11 +8,11 @@
 #include "bench_stats.h"
 
 extern const struct bench_wl bench_wl_cpu, bench_wl_make, bench_wl_pgbench, bench_wl_hackbench,
-	bench_wl_schbench, bench_wl_frames;
+	bench_wl_schbench, bench_wl_frames, bench_wl_classmix;
 
 static const struct bench_wl *const wl_table[] = {
 	&bench_wl_cpu, &bench_wl_make, &bench_wl_pgbench, &bench_wl_hackbench, &bench_wl_schbench,
-	&bench_wl_frames,
+	&bench_wl_frames, &bench_wl_classmix,
 };
 
 /* See bench_wl.h. */

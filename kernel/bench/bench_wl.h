@@ -80,6 +80,9 @@ struct bench_result {
 	int check_ok;               /* the two counts agree */
 	char check[BENCH_WL_CHECK_MAX];   /* what was compared, e.g. "sent 400 = received 400" */
 	struct bench_place place;
+	/* Set by the platform (bench_plat.run), not the workload: */
+	int64_t energy_uj;          /* energy of the machine during the run, µJ; -1: not known */
+	uint64_t elapsed_ns;        /* the run's length (guest or simulated time); with energy, the span it covers */
 };
 
 struct bench_wl {
@@ -87,6 +90,8 @@ struct bench_wl {
 	const char *descr;          /* one line: what it models */
 	const char *seed;           /* the seed document it reproduces */
 	const char *unit;           /* unit of the main figure: "events/s" */
+	const char *per_joule;      /* the main figure per joule ("events/J") when it is a rate per
+				       second (the figure / average watts); NULL otherwise */
 	int decimals;               /* 0..6 */
 	int higher_is_better;
 	enum bench_basis basis;     /* of the main figure */

@@ -190,6 +190,7 @@ const struct bench_wl bench_wl_cpu = {
 	.descr = "sysbench cpu: prime verification events back to back, per thread",
 	.seed = "the seed report's sysbench cpu tables (i7-1370P, Core Ultra 7 155H)",
 	.unit = "events/s",
+	.per_joule = "events/J",
 	.decimals = 2,
 	.higher_is_better = 1,
 	.basis = BENCH_BASIS_WORK,

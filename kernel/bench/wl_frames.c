@@ -190,6 +190,7 @@ const struct bench_wl bench_wl_frames = {
 	.descr = "a render loop (work, then a wait) next to CPU hogs; fps and missed deadlines",
 	.seed = "scx_bpfland --primary-domain commit (WebGL aquarium fps, P-only vs E-only)",
 	.unit = "fps",
+	.per_joule = "frames/J",
 	.decimals = 2,
 	.higher_is_better = 1,
 	.basis = BENCH_BASIS_TIME,

@@ -234,6 +234,7 @@ const struct bench_wl bench_wl_pgbench = {
 	.descr = "pgbench -S: clients and a backend per connection, a short query per transaction",
 	.seed = "DragonFly BSD GSoC 2012 SMT heuristic (pgbench -c 2 -j 2 -S tps)",
 	.unit = "tps",
+	.per_joule = "transactions/J",
 	.decimals = 2,
 	.higher_is_better = 1,
 	.basis = BENCH_BASIS_TIME,

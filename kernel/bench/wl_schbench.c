@@ -215,6 +215,7 @@ const struct bench_wl bench_wl_schbench = {
 	.descr = "schbench: message threads wake workers for short requests; latency percentiles",
 	.seed = "Linux RFC sched/fair stats versioning (schbench latency and requests/s)",
 	.unit = "requests/s",
+	.per_joule = "requests/J",
 	.decimals = 2,
 	.higher_is_better = 1,
 	.basis = BENCH_BASIS_TIME,

@@ -373,12 +373,15 @@ static void feed(char ch)
 		text_byte(c);
 }
 
-/* Console sink: called with the console lock held (interrupts off).
+/* Console sink: called with the console lock held (interrupts off), or
+ * inside a console block (console_hold_begin()).
  * Draws at once until the thread takes over, and again once a panic has
  * stopped the other CPUs (the thread may be one of them): then the whole
  * screen is redrawn, since the thread may have stopped mid-draw. */
 static void fbcon_write(const char *buf, size_t len)
 {
+	if (spin_held(&fbcon_lock))
+		return;   /* an NMI's report interrupted this CPU's own drawing: the log keeps it */
 	spin_lock(&fbcon_lock);
 	for (size_t i = 0; i < len; i++)
 		feed(buf[i]);

@@ -282,18 +282,20 @@ static int emul_hfi_is_ours(uint32_t msr)
 	       msr == MSR_IA32_PACKAGE_THERM_STATUS || msr == MSR_IA32_PACKAGE_THERM_INTERRUPT;
 }
 
-/* See door.h. An MSR the presented CPUID does not announce reads 0 and is
+/* See emul_hfi.h. An MSR the presented CPUID does not announce reads 0 and is
  * counted as a fault (hardware would raise #GP). */
-int emul_door_rdmsr(uint32_t msr, uint64_t *v)
+int emul_hfi_door_rdmsr(uint32_t msr, uint64_t *v)
 {
+	int rc = 1;
 	if (!emul_hfi_active() || !emul_hfi_is_ours(msr))
 		return 0;
 	uint64_t flags = emul_hfi_lock();
 	struct emul_hfi_pkg *p = emul_hfi_self();
 	*v = 0;
-	if (!p || !emul_hfi_msr_exists(msr))
+	if (!p || !emul_hfi_msr_exists(msr)) {
 		emul_hfi_fault(msr, 0, "(a read) of an MSR the presented CPUID does not announce");
-	else if (msr == MSR_IA32_HW_FEEDBACK_PTR)
+		rc = -1;
+	} else if (msr == MSR_IA32_HW_FEEDBACK_PTR)
 		*v = p->ptr;
 	else if (msr == MSR_IA32_HW_FEEDBACK_CONFIG)
 		*v = p->config;
@@ -302,11 +304,11 @@ int emul_door_rdmsr(uint32_t msr, uint64_t *v)
 	else
 		*v = p->intr;
 	emul_hfi_unlock(flags, NULL);
-	return 1;
+	return rc;
 }
 
-/* See door.h. */
-int emul_door_wrmsr(uint32_t msr, uint64_t v)
+/* See emul_hfi.h. */
+int emul_hfi_door_wrmsr(uint32_t msr, uint64_t v)
 {
 	if (!emul_hfi_active() || !emul_hfi_is_ours(msr))
 		return 0;
@@ -333,16 +335,10 @@ int emul_door_wrmsr(uint32_t msr, uint64_t v)
 	return 1;
 }
 
-/* See door.h. */
-int emul_door_active(void)
-{
-	return emul_hfi_active();
-}
-
-/* See door.h: leaf 06H's HFI fields as the description says, the calling
+/* See emul_hfi.h: leaf 06H's HFI fields as the description says, the calling
  * CPU's row from its `cpu` line (row=none reads 0xFFFF, a row no table
  * has). */
-int emul_door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r)
+int emul_hfi_door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r)
 {
 	(void)subleaf;
 	if (leaf != 6 || !emul_hfi_active() || emul_hfi.max_leaf < 6)
@@ -425,4 +421,16 @@ void emul_hfi_init(void)
 	__atomic_store_n(&emul_hfi.active, 1, __ATOMIC_RELEASE);
 	emul_hfi_arm_locked();
 	emul_hfi_unlock(flags, NULL);
+}
+
+/* See emul_hfi.h. */
+int emul_hfi_itd_enabled(void)
+{
+	if (!emul_hfi_active() || !(emul_hfi.features & MACHINE_HFI_F_ITD))
+		return 0;
+	uint64_t flags = emul_hfi_lock();
+	struct emul_hfi_pkg *p = emul_hfi_self();
+	int on = p && (p->config & (CONFIG_ENABLE | CONFIG_ITD)) == (CONFIG_ENABLE | CONFIG_ITD);
+	emul_hfi_unlock(flags, NULL);
+	return on;
 }

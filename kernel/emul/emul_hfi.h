@@ -30,6 +30,19 @@ void emul_hfi_init(void);
 /* 1 when the device answers (a description with HFI rows is applied). */
 int emul_hfi_active(void);
 
+/* The door's questions (emul_door.c, door.h's emul_door_*): the HFI MSRs
+ * and leaf 06H's HFI fields; 0 when msr or leaf is not the device's or
+ * it is off. emul_hfi_door_rdmsr() returns -1 for a read that faults on
+ * hardware. */
+struct door_cpuid_regs;
+int emul_hfi_door_rdmsr(uint32_t msr, uint64_t *v);
+int emul_hfi_door_wrmsr(uint32_t msr, uint64_t v);
+int emul_hfi_door_cpuid(uint32_t leaf, uint32_t subleaf, struct door_cpuid_regs *r);
+/* 1 when the calling CPU's package has the HFI and Thread Director on
+ * (IA32_HW_FEEDBACK_CONFIG bits 0 and 1): what Thread Director's
+ * classification needs besides its own enable. Any context. */
+int emul_hfi_itd_enabled(void);
+
 /* The work clock's view: current and initial class-0 perf (0..255) of row
  * as the device last wrote them to a table (current = initial before the
  * first write). 0, or -1 when the device is off or row out of range. Any

@@ -65,12 +65,24 @@ static int wc_sysctl_power(int64_t v, char *err, size_t len)
 		wc_power_value = v;
 	spin_unlock_irqrestore(&wc_lock, flags);
 	if (rc)
-		ksnprintf(err, len, "kern.emul.power: the machine description has no 'power' line");
+		ksnprintf(err, len, "kern.emul.power: the machine description has no power budget (budget= on its 'power' line)");
 	return rc;
 }
 SYSCTL_INT_SET(kern_emul_power, "kern.emul.power", &wc_power_value, 0, 1, wc_sysctl_power,
-	       "power budget of the emulated machine (its 'power' line): 1 = on, 0 = off "
+	       "power budget of the emulated machine (its 'power' line's budget=): 1 = on, 0 = off "
 	       "(docs/hfi.md)");
+
+/* See emul_workclock.h. */
+int emul_workclock_energy(unsigned cpu, int cores, uint64_t *uj)
+{
+	struct wc_model *w = wc_active();
+	if (!w || !w->power.line || cpu >= w->ncpu)
+		return -1;
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	*uj = wc_energy_uj(w, wc_cpu_package(w, cpu), cores, time_ns());
+	spin_unlock_irqrestore(&wc_lock, flags);
+	return 0;
+}
 
 /* See emul_workclock.h. */
 void emul_workclock_init(void)
@@ -176,4 +188,52 @@ void emul_workclock_row_perf(int row, unsigned perf_now, unsigned perf_initial)
 	int rc = wc_row_perf(w, row, perf_now, perf_initial, time_ns());
 	spin_unlock_irqrestore(&wc_lock, flags);
 	KASSERT(rc == 0, "HFI row %d is not a row of the machine description", row);
+}
+
+/* See emul_workclock.h. The owner alone changes its clock's class, so the
+ * unlocked comparison sees the current value. */
+int emul_workclock_set_class(unsigned cls)
+{
+	struct wc_model *w = wc_active();
+	struct thread *td = thread_current();
+	if (!w || !td || (td->flags & TDF_IDLE) || cls >= MACHINE_HFI_CLASSES_MAX)
+		return -1;
+	if (__atomic_load_n(&td->wc.cls, __ATOMIC_RELAXED) == cls)
+		return 0;
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	wc_set_class(w, &td->wc, cls, time_ns());
+	spin_unlock_irqrestore(&wc_lock, flags);
+	return 0;
+}
+
+/* See emul_workclock.h. */
+unsigned emul_workclock_class(const struct thread *td)
+{
+	return wc_active() ? __atomic_load_n(&td->wc.cls, __ATOMIC_RELAXED) : 0;
+}
+
+/* See emul_workclock.h. */
+int emul_workclock_itd_state(unsigned *cls, uint64_t *ran_ns)
+{
+	struct wc_model *w = wc_active();
+	uint64_t since;
+	if (!w)
+		return -1;
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	uint64_t now = time_ns();
+	wc_itd_state(w, cpu_current(), cls, &since);
+	spin_unlock_irqrestore(&wc_lock, flags);
+	*ran_ns = now > since ? now - since : 0;
+	return 0;
+}
+
+/* See emul_workclock.h. */
+void emul_workclock_itd_reset(void)
+{
+	struct wc_model *w = wc_active();
+	if (!w)
+		return;
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	wc_itd_reset(w, cpu_current(), time_ns());
+	spin_unlock_irqrestore(&wc_lock, flags);
 }

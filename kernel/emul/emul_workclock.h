@@ -50,10 +50,33 @@ int64_t emul_workclock_run(uint64_t ns, void (*step)(void));
 /* td's work so far (same unit); -1 when inactive or td is an idle
  * thread. Takes the model lock (callers may hold the thread list lock). */
 int emul_workclock_read(const struct thread *td, uint64_t *work);
+/* The calling thread's code is of Thread Director class cls (below
+ * ITD_CLASS_MAX) from now on: its clock runs at its CPU's rate for that
+ * class (the description's class-speed; docs/hfi.md), settled at the old
+ * class's rate first. Lock-free when the class does not change. -1 when
+ * inactive (as emul_workclock_self()) or cls out of range. Any thread
+ * context. */
+int emul_workclock_set_class(unsigned cls);
+/* td's current class (its clock's; 0 when inactive). Lock-free. */
+unsigned emul_workclock_class(const struct thread *td);
+/* The emulated Thread Director's view of the calling CPU (kernel/emul/
+ * emul_itd.c): the class of the code it executes and for how many ns of
+ * guest time it has without a change of class or an HRESET. -1 when
+ * inactive. Interrupts off (the caller stays on its CPU). */
+int emul_workclock_itd_state(unsigned *cls, uint64_t *ran_ns);
+/* HRESET of the calling CPU's Thread Director history. Interrupts off. */
+void emul_workclock_itd_reset(void);
 /* HFI: row's class-0 performance capability is now perf_now (perf_initial
  * at boot); re-rates that row's CPUs at this instant. For the emulated
  * HFI device, after each table write. Does nothing when inactive; a row
  * the description does not have is a caller's bug (panics). Any context. */
 void emul_workclock_row_perf(int row, unsigned perf_now, unsigned perf_initial);
+
+/* Energy of the package of cpu from boot to now, µJ (the whole package,
+ * or its cores only with cores = 1), from the description's power model
+ * (emul_workclock_model.h, "Energy"): 0 and *uj set, or -1 when the clock
+ * is inactive, the description has no power line or cpu is not one of
+ * it. Takes the model lock; any context. */
+int emul_workclock_energy(unsigned cpu, int cores, uint64_t *uj);
 
 #endif

@@ -53,7 +53,10 @@ static uint32_t wc_rate_of(const struct wc_model *w, unsigned cpu)
 		throttle = speed_throttle(w->row[c->row].perf, w->row[c->row].initial);
 	if (w->power_on)
 		power = w->pkg_factor[c->pkg];
-	return speed_rate(w->speed[c->type], w->smt[c->type], k->threads, k->busy, throttle, power);
+	unsigned cls = c->run ? c->run->cls : 0;
+	unsigned cls_factor = cls ? w->cls_speed[cls][c->type] : WC_FACTOR_ONE;
+	return speed_rate(w->speed[c->type], w->smt[c->type], k->threads, k->busy, throttle, power,
+			  cls_factor);
 }
 
 /* Power factor of every package from its busy cores' demand. */
@@ -73,9 +76,10 @@ static void wc_power_factors(struct wc_model *w)
 
 /* Re-rates at now every CPU of core `core` (-1: every CPU), after the
  * state changed: a CPU whose rate changes has its clock settled at the
- * old rate first. */
+ * old rate first, and the packages' energy at the old power. */
 static void wc_rerate(struct wc_model *w, int core, uint64_t now)
 {
+	wc_energy_settle(w, now);
 	if (w->power_on && w->enabled)
 		wc_power_factors(w);
 	for (unsigned i = 0; i < w->ncpu; i++) {
@@ -90,6 +94,7 @@ static void wc_rerate(struct wc_model *w, int core, uint64_t now)
 		__atomic_store_n(&c->rate, rate, __ATOMIC_RELAXED);
 		wc_write_end(c);
 	}
+	wc_energy_repower(w);
 }
 
 /* See emul_workclock_model.h. */
@@ -98,6 +103,7 @@ void wc_clock_init(struct wc_clock *c)
 	c->work = 0;
 	c->since = 0;
 	c->cpu = -1;
+	c->cls = 0;
 }
 
 /* Dense index of id in ids[0..*n), appended if new. */
@@ -119,9 +125,12 @@ void wc_init(struct wc_model *w, const struct machine *m)
 	w->nrows = m->hfi_rows;
 	w->enabled = 1;
 	w->power = m->power;
-	w->power_on = m->power.line != 0;
+	w->power_on = m->power.budget_mw != 0;
 	memcpy(w->speed, m->speed, sizeof(w->speed));
 	memcpy(w->smt, m->smt_throughput, sizeof(w->smt));
+	for (unsigned k = 0; k < MACHINE_HFI_CLASSES_MAX; k++)
+		for (unsigned t = 0; t < MACHINE_CORE_TYPES; t++)
+			w->cls_speed[k][t] = (uint16_t)machine_class_speed(m, k, t);
 	for (unsigned i = 0; i < m->cpu_count; i++) {
 		const struct machine_cpu *mc = &m->cpu[i];
 		struct wc_cpu *c = &w->cpu[i];
@@ -175,6 +184,11 @@ void wc_switch(struct wc_model *w, unsigned cpu, struct wc_clock *in, uint64_t n
 		__atomic_store_n(&c->run, in, __ATOMIC_RELAXED);
 		w->core[c->core].busy++;
 	}
+	unsigned cls = in ? in->cls : 0;
+	if (cls != c->itd_cls) {
+		c->itd_cls = (uint8_t)cls;
+		c->itd_since = now;
+	}
 	wc_write_end(c);
 	if (w->power_on && w->enabled) {
 		wc_rerate(w, -1, now);
@@ -201,7 +215,7 @@ void wc_set_enabled(struct wc_model *w, int on, uint64_t now)
 /* See emul_workclock_model.h. */
 int wc_set_power(struct wc_model *w, int on, uint64_t now)
 {
-	if (on && !w->power.line)
+	if (on && !w->power.budget_mw)
 		return -1;
 	w->power_on = on != 0;
 	wc_rerate(w, -1, now);
@@ -217,6 +231,43 @@ int wc_row_perf(struct wc_model *w, int row, unsigned perf, unsigned initial, ui
 	w->row[row].initial = (uint16_t)initial;
 	wc_rerate(w, -1, now);
 	return 0;
+}
+
+/* See emul_workclock_model.h. One write section: the span before now at
+ * the old class's rate, after it at the new one's. */
+int wc_set_class(struct wc_model *w, struct wc_clock *k, unsigned cls, uint64_t now)
+{
+	if (cls >= MACHINE_HFI_CLASSES_MAX)
+		return -1;
+	if (k->cls == cls)
+		return 0;
+	if (k->cpu < 0) {
+		k->cls = (uint8_t)cls;
+		return 0;
+	}
+	unsigned cpu = (unsigned)k->cpu;
+	struct wc_cpu *c = &w->cpu[cpu];
+	wc_write_begin(c);
+	wc_settle(w, cpu, now);
+	__atomic_store_n(&k->cls, (uint8_t)cls, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->rate, wc_rate_of(w, cpu), __ATOMIC_RELAXED);
+	c->itd_cls = (uint8_t)cls;
+	c->itd_since = now;
+	wc_write_end(c);
+	return 0;
+}
+
+/* See emul_workclock_model.h. */
+void wc_itd_state(const struct wc_model *w, unsigned cpu, unsigned *cls, uint64_t *since)
+{
+	*cls = w->cpu[cpu].itd_cls;
+	*since = w->cpu[cpu].itd_since;
+}
+
+/* See emul_workclock_model.h. */
+void wc_itd_reset(struct wc_model *w, unsigned cpu, uint64_t now)
+{
+	w->cpu[cpu].itd_since = now;
 }
 
 /* See emul_workclock_model.h. */

@@ -1,7 +1,7 @@
 /*
  * emul_workclock_speed.c — how fast a thread runs on a CPU of an emulated machine:
  * the core type's speed, its SMT share, HFI throttling and the optional
- * power budget (the formulas are in emul_workclock_model.h; which numbers are facts
+ * power budget, the class of the code it runs (the formulas are in emul_workclock_model.h; which numbers are facts
  * and which are modelled: docs/hfi.md). Pure functions, portable C.
  */
 #include <emul_workclock_model.h>
@@ -10,7 +10,7 @@
  * files (0.54, 1.39 / 2) stay exact. T(k) / k is written over the common
  * denominator (n - 1) × k. */
 uint32_t speed_rate(unsigned speed, unsigned smt, unsigned threads, unsigned busy,
-		    unsigned throttle, unsigned power)
+		    unsigned throttle, unsigned power, unsigned cls)
 {
 	int64_t num = speed, den = 1;
 	if (busy == 0)
@@ -22,8 +22,10 @@ uint32_t speed_rate(unsigned speed, unsigned smt, unsigned threads, unsigned bus
 		den = (int64_t)(threads - 1) * busy;
 	}
 	/* speed and smt are in MACHINE_SPEED_ONE units, the rate in
-	 * WC_RATE_ONE units: equal scales, so no conversion here. */
-	int64_t rate = num * throttle * power / (den * WC_FACTOR_ONE * WC_FACTOR_ONE);
+	 * WC_RATE_ONE units: equal scales, so no conversion here. At most
+	 * about 2^20 × 1000 × 1000 × 2^16 < 2^63: no overflow. */
+	int64_t rate = num * throttle * power * cls /
+		       (den * WC_FACTOR_ONE * WC_FACTOR_ONE * WC_FACTOR_ONE);
 	return rate < 1 ? 1 : (uint32_t)rate;
 }
 

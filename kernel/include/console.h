@@ -22,8 +22,18 @@ struct console_sink {
 void console_register(struct console_sink *sink, int replay);
 /* Print the logged output again on every console (`dmesg`). */
 void console_dump_log(void);
-/* Write to every sink. Takes the console lock (safe from any context). */
+/* Write to every sink. Takes the console lock (safe from any context but
+ * an NMI), except on the CPU of a console block (below). */
 void console_write(const char *buf, size_t len);
+/* A block of lines from one CPU that no other CPU's output splits (a
+ * watchdog or panic report, also from an NMI handler): begin takes the
+ * console for the calling CPU, waiting a bounded time (console.c says how
+ * it never waits for ever); until end, that CPU's printk() output goes
+ * out without taking the console lock again, and other CPUs' waits. A
+ * block begun inside the same CPU's block (an NMI) nests in it.
+ * Interrupts off throughout; no sleeping inside. */
+void console_hold_begin(void);
+void console_hold_end(void);
 /* Free the console lock whoever holds it, so a panic can print after it
  * stopped the other CPUs. Panic path only. */
 void console_break_lock(void);

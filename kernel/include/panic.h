@@ -2,15 +2,18 @@
 #ifndef MOSAIC_PANIC_H
 #define MOSAIC_PANIC_H
 
-/* Print "panic: <msg>", a backtrace from the caller, then stop (under QEMU
- * test runs: exit with status 3; otherwise halt all CPUs). Never returns. */
+/* Print "panic: <msg>", a backtrace from the caller and one of every
+ * other CPU, then stop (under QEMU test runs: exit with status 3;
+ * otherwise halt all CPUs). Never returns. */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* Claim the panic for this CPU and stop the others (see panic.c); the
  * exception handler calls it before its report. */
 void panic_begin(void);
-/* End the run per the panic= command-line option, after a report has been
- * printed. Used by panic() and the exception handler. */
+/* After a report has been printed: let each stopped CPU print its
+ * backtrace (NMI context, one at a time, a bounded wait for each), then
+ * end the run per the panic= command-line option. Used by panic() and the
+ * exception handler. */
 void panic_stop(void) __attribute__((noreturn));
 
 /* Panic naming the failed condition and place, then the printf-style

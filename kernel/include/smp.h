@@ -27,7 +27,9 @@ struct cpu_desc *smp_cpu_desc_mut(unsigned cpu);
 unsigned cpu_current(void);
 /* Run fn(arg) on cpu (IPI to the per-CPU mailbox) and wait until it has
  * returned; runs directly when cpu is this one. Returns 0, or -1 if the CPU
- * is offline or did not answer within a second (reported). Interrupts on. */
+ * is offline or did not answer within 20 s (reported; a call slower than
+ * 1 s is reported too). Interrupts on; a calling thread is not preempted
+ * meanwhile (it may be after). */
 int smp_call_on(unsigned cpu, void (*fn)(void *), void *arg);
 
 #endif

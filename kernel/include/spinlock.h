@@ -38,6 +38,11 @@ void spin_lock(struct spinlock *l);
 /* Take the lock if it is free; returns 1 when taken, 0 otherwise. The
  * caller has interrupts off. */
 int spin_trylock(struct spinlock *l);
+/* spin_trylock() and its release for an NMI handler: without the
+ * lock-order checker, whose own table lock the interrupted code on this
+ * CPU may hold. */
+int spin_trylock_nmi(struct spinlock *l);
+void spin_unlock_nmi(struct spinlock *l);
 /* Release a lock taken by spin_lock() or spin_trylock(). */
 void spin_unlock(struct spinlock *l);
 /* 1 if this CPU holds the lock. */

@@ -26,6 +26,7 @@
 #include <waitq.h>
 #include <timer.h>
 #include <emul_workclock_model.h>
+#include <itd_hist.h>
 #include "../sched/sched.h"
 
 #define THREAD_NAME_MAX 24
@@ -60,6 +61,7 @@ struct thread {
 	uint64_t on_since_ns;           /* when it last switched in */
 	uint64_t nswitch_in;            /* times switched in */
 	struct wc_clock wc;             /* work clock (emulated machines; docs/hfi.md) */
+	struct itd_hist itd;            /* Thread Director classes read at its switches */
 	struct uthread *uth;            /* its process's record of it (kernel/user/), NULL: a kernel thread */
 	uint32_t fail_nth;              /* its n-th allocation from now fails, 0: none (fail_nth.h) */
 	struct td_sched ts;             /* the ULE core's data */
@@ -169,6 +171,13 @@ void *thread_stack_alloc(void);
 void thread_register(struct thread *td);
 /* sched_add() a new thread; preempts the caller if the core says so. */
 void thread_make_runnable(struct thread *td);
+/* Thread Director (thread_itd.c): at a switch, td (the current thread,
+ * not idle) leaves its CPU: the class the hardware read for it feeds its
+ * history and, when adopted, the scheduler. Then, when another thread is
+ * to run, thread_itd_enter() resets the CPU's history for it. Both do
+ * nothing without Thread Director. Interrupts off. */
+void thread_itd_leave(struct thread *td);
+void thread_itd_enter(void);
 /* First thing a thread does on a CPU after a switch to it: accounting
  * (its run time starts at the instant of the switch, percpu switch_ns). */
 void thread_switch_finish(void);
@@ -218,6 +227,12 @@ struct thread_info {
 	 * while an SMT sibling was busy, to the last switch or tick */
 	uint64_t sched_ns_type[4], sched_ns_shared;
 	int pid;                        /* its process, 0 for a kernel thread */
+	/* Thread Director: the class of the code it runs (its work clock's;
+	 * has_code_cls 0 without one), the class adopted from the hardware's
+	 * reads, and the reads (itd_hist.h) */
+	int has_code_cls;
+	unsigned code_cls, itd_cls;
+	uint32_t itd_reads[ITD_CLASS_MAX], itd_invalid, itd_changes;
 };
 /* Fill up to max entries (live threads, then idle threads last); returns
  * how many. */
@@ -230,6 +245,10 @@ void thread_info_of(const struct thread *td, struct thread_info *out);
 uint64_t thread_pool_stacks(void);
 /* Run time of cpu's idle thread so far (ns). */
 uint64_t thread_idle_ns(unsigned cpu);
+/* Checks every online CPU's run queues once (sched_check_invariants(),
+ * each with interrupts off, as its tdq lock needs); panics on a broken
+ * invariant; returns how many CPUs it checked. Threads context. */
+unsigned thread_check_queues(void);
 /* Threads created, exited and freed since boot. */
 void thread_counts(uint64_t *created, uint64_t *exited, uint64_t *freed);
 

@@ -23,12 +23,22 @@
  * duration); more is refused. */
 #define WORK_NS_MAX (600ull * 1000000000ull)
 
-/* Do ns nanoseconds of P-core work (see above). Returns 0, or -1 without
- * doing anything when ns > WORK_NS_MAX or the boot calibration did not
- * run. Any thread context, interrupts on (it may be preempted). */
+/* Do ns nanoseconds of P-core work (see above), as class-0 (scalar) code:
+ * work_class(ns, ITD_SCALAR). Returns 0, or -1 without doing anything
+ * when ns > WORK_NS_MAX or the boot calibration did not run. Any thread
+ * context, interrupts on (it may be preempted). */
 int work(uint64_t ns);
+/* The same as code of Thread Director class cls (itd_class.h, below
+ * ITD_CLASS_MAX; -1 beyond): on an emulated machine the calling thread's
+ * code is of that class from now on (until the next work call) — its
+ * clock advances at its CPU's speed for that class (the description's
+ * `class-speed`, docs/machines.md) and the emulated Thread Director
+ * reports it (docs/hfi.md). W stays lone-P-core scalar ns: vector work
+ * of W on an E-core of class-speed 0.7 takes W / (0.54 × 0.7). Elsewhere
+ * the same iterations as work(). Same context as work(). */
+int work_class(uint64_t ns, unsigned cls);
 
-/* work(ns), then the ns of work the calling thread's work clock counted
+/* work(ns) (class 0), then the ns of work the calling thread's work clock counted
  * meanwhile: at least ns, more when the last stretch ran past the target
  * (a vCPU the host paused mid-chunk). ns itself without a work clock; -1
  * as work() refuses. Same context as work(). */

@@ -12,6 +12,8 @@
 struct hmp_given {
 	uint8_t mask;
 	uint16_t capacity, perf, ee, smt;
+	uint8_t classes;   /* bit c: cls_perf[c], cls_ee[c] given (c >= 1) */
+	uint16_t cls_perf[ITD_CLASS_MAX], cls_ee[ITD_CLASS_MAX];
 };
 
 /* The published record of one CPU: every field is stored and loaded whole
@@ -64,9 +66,10 @@ void hmp_init(int ncpu)
 	if (!pub)
 		sched_plat_panic("hmp_init: no memory");
 	for (int c = 0; c < ncpu; c++)
-		given[HMP_PROV_DEFAULT][c] = (struct hmp_given){ HMP_CAPACITY | HMP_PERF | HMP_EE | HMP_SMT,
-								 HMP_CAPACITY_MAX, HMP_SCORE_MAX,
-								 HMP_SCORE_MAX, HMP_SMT_DEFAULT };
+		given[HMP_PROV_DEFAULT][c] = (struct hmp_given){ .mask = HMP_CAPACITY | HMP_PERF | HMP_EE | HMP_SMT,
+								 .capacity = HMP_CAPACITY_MAX,
+								 .perf = HMP_SCORE_MAX, .ee = HMP_SCORE_MAX,
+								 .smt = HMP_SMT_DEFAULT };
 	copy_why(status[HMP_PROV_DEFAULT].why,
 		 "capacity 1024, scores 1020 and SMT share 400 where nobody knows better");
 	status[HMP_PROV_DEFAULT].active = 1;
@@ -93,6 +96,20 @@ void hmp_provide(enum hmp_provider p, int cpu, unsigned mask, int capacity, int 
 }
 
 /* See hmp.h. */
+void hmp_provide_class(enum hmp_provider p, int cpu, unsigned cls, int perf, int ee)
+{
+	if (p >= HMP_PROV_DEFAULT || cpu < 0 || cpu >= hmp_cpus || cls == 0 || cls >= ITD_CLASS_MAX)
+		return;
+	sched_plat_hmp_lock();
+	struct hmp_given *g = &given[p][cpu];
+	g->mask |= HMP_CLASSES;
+	g->classes |= (uint8_t)(1u << cls);
+	g->cls_perf[cls] = (uint16_t)clamp(perf, 0, HMP_SCORE_MAX);
+	g->cls_ee[cls] = (uint16_t)clamp(ee, 0, HMP_SCORE_MAX);
+	sched_plat_hmp_unlock();
+}
+
+/* See hmp.h. */
 void hmp_provide_smt(enum hmp_provider p, int cpu, int smt)
 {
 	if (p >= HMP_PROV_DEFAULT || cpu < 0 || cpu >= hmp_cpus)
@@ -109,8 +126,11 @@ void hmp_withdraw(enum hmp_provider p, int cpu, unsigned mask)
 	if (p >= HMP_PROV_DEFAULT || cpu >= hmp_cpus)
 		return;
 	sched_plat_hmp_lock();
-	for (int c = cpu < 0 ? 0 : cpu; c < (cpu < 0 ? hmp_cpus : cpu + 1); c++)
+	for (int c = cpu < 0 ? 0 : cpu; c < (cpu < 0 ? hmp_cpus : cpu + 1); c++) {
 		given[p][c].mask &= (uint8_t)~mask;
+		if (mask & HMP_CLASSES)
+			given[p][c].classes = 0;
+	}
 	sched_plat_hmp_unlock();
 }
 
@@ -149,6 +169,23 @@ static struct hmp_cpu resolve(int cpu)
 	return r;
 }
 
+/* r's class columns (r's perf and ee final): class k from gp, the
+ * provider of the class-0 perf (ge: of ee), if it gave k and the perf
+ * scores carry information (not no_info), else class 0's; each shared by
+ * the SMT share as class 0 is. */
+static void resolve_classes(const struct hmp_given *gp, const struct hmp_given *ge, int no_info,
+			    struct hmp_cpu *r)
+{
+	for (unsigned k = 0; k < ITD_CLASS_MAX; k++) {
+		int own_perf = k && !no_info && (gp->classes & (1u << k));
+		int own_ee = k && (ge->classes & (1u << k));
+		r->cls_perf[k] = own_perf ? gp->cls_perf[k] : r->perf;
+		r->cls_ee[k] = own_ee ? ge->cls_ee[k] : r->ee;
+		r->cls_perf_shared[k] = (uint16_t)(r->cls_perf[k] * r->smt / HMP_SMT_MAX);
+		r->cls_ee_shared[k] = (uint16_t)(r->cls_ee[k] * r->smt / HMP_SMT_MAX);
+	}
+}
+
 /* See hmp.h. */
 int hmp_capacity_fits(int cpu, int cap, int *floor)
 {
@@ -184,12 +221,21 @@ static void store(int cpu, const struct hmp_cpu *r)
 	__atomic_store_n(&p->rec.perf_from, r->perf_from, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.ee_from, r->ee_from, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->rec.smt_from, r->smt_from, __ATOMIC_RELAXED);
+	for (int k = 0; k < ITD_CLASS_MAX; k++) {
+		__atomic_store_n(&p->rec.cls_perf[k], r->cls_perf[k], __ATOMIC_RELAXED);
+		__atomic_store_n(&p->rec.cls_ee[k], r->cls_ee[k], __ATOMIC_RELAXED);
+		__atomic_store_n(&p->rec.cls_perf_shared[k], r->cls_perf_shared[k], __ATOMIC_RELAXED);
+		__atomic_store_n(&p->rec.cls_ee_shared[k], r->cls_ee_shared[k], __ATOMIC_RELAXED);
+	}
 	__atomic_store_n(&p->rec.generation, r->generation, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 static int same(const struct hmp_cpu *a, const struct hmp_cpu *b)
 {
+	for (int k = 0; k < ITD_CLASS_MAX; k++)
+		if (a->cls_perf[k] != b->cls_perf[k] || a->cls_ee[k] != b->cls_ee[k])
+			return 0;
 	return a->capacity == b->capacity && a->weight == b->weight && a->perf == b->perf &&
 	       a->ee == b->ee && a->smt == b->smt && a->avoid == b->avoid && a->never == b->never &&
 	       a->capacity_from == b->capacity_from && a->perf_from == b->perf_from &&
@@ -230,13 +276,16 @@ int hmp_publish(void)
 		struct hmp_cpu r = resolve(c), old;
 		r.capacity = (uint16_t)scaled_capacity(&r, cap_max);
 		r.weight = (uint16_t)((HMP_WEIGHT_SLOWEST * cap_min + r.capacity / 2) / r.capacity);
-		if (all_zero || r.perf_from == HMP_PROV_DEFAULT) {   /* no information: follow capacity */
+		int no_info = all_zero || r.perf_from == HMP_PROV_DEFAULT;
+		const struct hmp_given *perf_giver = &given[r.perf_from][c];
+		if (no_info) {   /* no information: follow capacity */
 			r.perf = (uint16_t)((r.capacity * HMP_SCORE_MAX + HMP_CAPACITY_MAX / 2) /
 					    HMP_CAPACITY_MAX);
 			r.perf_from = r.capacity_from;
 		}
 		r.perf_shared = (uint16_t)(r.perf * r.smt / HMP_SMT_MAX);
 		r.ee_shared = (uint16_t)(r.ee * r.smt / HMP_SMT_MAX);
+		resolve_classes(perf_giver, &given[r.ee_from][c], no_info, &r);
 		r.avoid = r.perf == 0;
 		r.never = r.avoid && r.ee == 0;
 		if (r.avoid)
@@ -292,6 +341,13 @@ void hmp_read(int cpu, struct hmp_cpu *out)
 		out->perf_from = __atomic_load_n(&p->rec.perf_from, __ATOMIC_RELAXED);
 		out->ee_from = __atomic_load_n(&p->rec.ee_from, __ATOMIC_RELAXED);
 		out->smt_from = __atomic_load_n(&p->rec.smt_from, __ATOMIC_RELAXED);
+		for (int k = 0; k < ITD_CLASS_MAX; k++) {
+			out->cls_perf[k] = __atomic_load_n(&p->rec.cls_perf[k], __ATOMIC_RELAXED);
+			out->cls_ee[k] = __atomic_load_n(&p->rec.cls_ee[k], __ATOMIC_RELAXED);
+			out->cls_perf_shared[k] =
+				__atomic_load_n(&p->rec.cls_perf_shared[k], __ATOMIC_RELAXED);
+			out->cls_ee_shared[k] = __atomic_load_n(&p->rec.cls_ee_shared[k], __ATOMIC_RELAXED);
+		}
 		out->generation = __atomic_load_n(&p->rec.generation, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s1)
@@ -313,6 +369,19 @@ int hmp_score(int cpu, int metric, int shared)
 	const struct hmp_cpu *r = &pub[cpu].rec;
 	const uint16_t *f = metric ? (shared ? &r->ee_shared : &r->ee)
 				   : (shared ? &r->perf_shared : &r->perf);
+	return __atomic_load_n(f, __ATOMIC_RELAXED);
+}
+
+/* See hmp.h. */
+int hmp_score_class(int cpu, int metric, int shared, unsigned cls)
+{
+	if (cls == 0)
+		return hmp_score(cpu, metric, shared);
+	if (cls >= ITD_CLASS_MAX)
+		return 0;
+	const struct hmp_cpu *r = &pub[cpu].rec;
+	const uint16_t *f = metric ? (shared ? &r->cls_ee_shared[cls] : &r->cls_ee[cls])
+				   : (shared ? &r->cls_perf_shared[cls] : &r->cls_perf[cls]);
 	return __atomic_load_n(f, __ATOMIC_RELAXED);
 }
 

@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "topo_cpuset.h"
+#include <itd_class.h>
 
 #define HMP_CAPACITY_MAX 1024
 #define HMP_SCORE_MAX 1020        /* 255 << 2 */
@@ -65,6 +66,7 @@ enum hmp_provider {
 #define HMP_PERF 0x2u
 #define HMP_EE 0x4u
 #define HMP_SMT 0x8u
+#define HMP_CLASSES 0x10u   /* the class columns 1..ITD_CLASS_MAX-1 (hmp_provide_class) */
 
 /* A published per-CPU record. */
 struct hmp_cpu {
@@ -74,6 +76,10 @@ struct hmp_cpu {
 	uint8_t never;            /* avoid, and ee 0 too: not to be used at all */
 	uint8_t capacity_from;    /* enum hmp_provider that gave each field */
 	uint8_t perf_from, ee_from, smt_from;
+	/* Thread Director class columns (itd_class.h): [0] is perf / ee;
+	 * a class perf's provider did not give equals class 0 */
+	uint16_t cls_perf[ITD_CLASS_MAX], cls_ee[ITD_CLASS_MAX];
+	uint16_t cls_perf_shared[ITD_CLASS_MAX], cls_ee_shared[ITD_CLASS_MAX];
 	uint64_t generation;
 };
 
@@ -83,6 +89,13 @@ void hmp_init(int ncpu);
 /* Provider p's values for cpu: the fields in mask (HMP_CAPACITY: 1..1024,
  * HMP_PERF / HMP_EE: 0..1020, clamped). Takes effect at hmp_publish(). */
 void hmp_provide(enum hmp_provider p, int cpu, unsigned mask, int capacity, int perf, int ee);
+/* Provider p's column of Thread Director class cls (1..ITD_CLASS_MAX-1;
+ * class 0 is hmp_provide's perf and ee) for cpu: perf and ee 0..1020,
+ * clamped (field HMP_CLASSES). A class is taken from the provider that
+ * gives the CPU's class-0 perf (ee: class-0 ee); where that provider gave
+ * no column of the class, the class scores as class 0 (so a manual perf
+ * override applies to every class). Takes effect at hmp_publish(). */
+void hmp_provide_class(enum hmp_provider p, int cpu, unsigned cls, int perf, int ee);
 /* Provider p's SMT share for cpu (0..1024, clamped; field HMP_SMT). */
 void hmp_provide_smt(enum hmp_provider p, int cpu, int smt);
 /* Whether giving cpu the manual capacity cap keeps every resolved
@@ -121,6 +134,9 @@ int hmp_smt(int cpu);
 /* The score metric (HMP_METRIC_PERF 0, HMP_METRIC_EE 1) selects, alone or
  * while an SMT sibling is busy (shared). */
 int hmp_score(int cpu, int metric, int shared);
+/* The same in the column of Thread Director class cls (hmp_score for
+ * class 0; classes nobody gave score as class 0; 0 for cls out of range). */
+int hmp_score_class(int cpu, int metric, int shared, unsigned cls);
 /* The CPUs marked avoid / never at the last publication (each word read
  * atomically: a publication in between may mix two). */
 void hmp_avoid_set(struct cpuset *out);

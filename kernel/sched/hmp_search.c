@@ -57,10 +57,10 @@ static int higher(const struct best_key *a, const struct best_key *b)
  * two threads get together, since its wait is what it is placed for. */
 static int64_t free_gain(const struct search_mode *m, int cpu, int shared, int own)
 {
-	int64_t alone = m->steer ? hmp_score(cpu, m->metric, 0) : hmp_capacity(cpu);
+	int64_t alone = m->steer ? hmp_score_class(cpu, m->metric, 0, m->cls) : hmp_capacity(cpu);
 	if (!shared)
 		return alone;
-	int64_t added = m->steer ? hmp_score(cpu, m->metric, 1) : 0;
+	int64_t added = m->steer ? hmp_score_class(cpu, m->metric, 1, m->cls) : 0;
 	if (!m->steer) {
 		SCHED_COST(muls, 1);
 		added = alone * hmp_smt(cpu) / HMP_SMT_MAX;

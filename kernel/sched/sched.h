@@ -115,6 +115,8 @@ enum sched_ts_state { SCHED_TS_INACTIVE = 0, SCHED_TS_RUNQ = 1, SCHED_TS_RUNNING
 #define TSF_WOKEN 0x0010     /* woken while still RUNNING: the sleep is cancelled */
 #define TSF_BOOSTED 0x0020   /* priority raised to static_boost by sched_sleep(), until it next runs */
 #define TSF_HOGRUN 0x0040    /* hmp: it last ran a tick or more on end, or has not slept short (hmp_hog) */
+#define TSF_ITDSWAP 0x0080   /* hmp: its TSF_PICKCPU move is half of a class swap (kern.sched.hmp.itd_swap) */
+#define TSF_SWAPIN 0x0100    /* hmp: moved by a class swap and not yet run there: not to be stolen */
 
 /* ts_lockcpu of a thread in transit between CPUs (see "Which lock"). */
 #define SCHED_TS_LOCK_BLOCKED (-1)
@@ -130,7 +132,7 @@ struct td_sched {
 	uint8_t ts_user_pri;     /* priority computed by sched_priority() / from the class */
 	uint8_t ts_runq;         /* which run queue it is on (ule_runq.h) */
 	uint8_t ts_rqindex;      /* bucket in that run queue */
-	uint8_t ts_pad;
+	uint8_t ts_itd_class;    /* Thread Director class the hardware last reported (enum itd_class), 0 without ITD */
 	uint16_t ts_flags;       /* TSF_* */
 	int16_t ts_pinned;       /* > 0: may not migrate (sched_pin / sched_bind) */
 	int32_t ts_cpu;          /* CPU it is queued on / runs on / last ran on */
@@ -315,9 +317,13 @@ const struct td_sched *sched_cpu_curthread(int cpu);
 /* Checks cpu's queue invariants (each queued thread on exactly one bucket
  * whose priority range it fits, RUNQ state and ts_cpu == cpu, load ==
  * queued + running, transferable == migratable queued, lowpri exact);
- * panics with a description on failure. Takes cpu's tdq lock. Called by
+ * panics with a description on failure. Takes cpu's tdq lock, so the
+ * caller has interrupts off (thread_check_queues() does that). Called by
  * the core itself after every queue change when kern.sched.debug is 1. */
 void sched_check_invariants(int cpu);
+/* How many run-queue checks (the above and kern.sched.debug's) ran since
+ * boot. Lock-free. */
+uint64_t sched_checks_done(void);
 
 /* ---- schedstats ---- */
 
@@ -356,6 +362,8 @@ struct sched_stats {
 	uint64_t primary_picks;   /* placed in the primary domain (kern.sched.primary) */
 	uint64_t primary_overflows; /* no primary CPU idle: placed anywhere */
 	uint64_t primary_misses;  /* ended outside the domain although a primary CPU was idle */
+	uint64_t itd_swap_asks;   /* running threads the balancer here asked to swap CPUs by class (kern.sched.hmp.itd_swap) */
+	uint64_t itd_swaps;       /* asked threads that left this CPU for their partner's */
 };
 #define SCHED_STATS_NFIELDS (sizeof(struct sched_stats) / sizeof(uint64_t))
 
@@ -370,6 +378,13 @@ void sched_stats_reset(void);
 
 /* CPUs the core was initialised with. */
 int sched_ncpu(void);
+
+/* Records the Thread Director class (enum itd_class, below ITD_CLASS_MAX)
+ * the thread layer settled on for ts after its history's hysteresis; hmp
+ * placement reads it lock-free when kern.sched.hmp.itd is 1. A class out
+ * of range is ignored. The CPU ts runs on (or last ran on), at switch-out;
+ * no lock needed (one byte, one writer). */
+void sched_itd_class_set(struct td_sched *ts, unsigned cls);
 
 /* "ule" or "hmp": the placement policy in force (kern.sched.policy), for
  * status lines and summaries. Lock-free; a static string. */

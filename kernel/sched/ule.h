@@ -53,6 +53,8 @@ struct tdq {
 	volatile int tdq_owepreempt;           /* a preemption IPI is in flight */
 	volatile int tdq_curhog;               /* the running thread is a hog (hmp_hog; set at its
 						  switch-in and ticks) */
+	volatile uint8_t tdq_curclass;         /* the running thread's Thread Director class at its
+						  switch-in (0: idle) */
 	int tdq_switchcnt, tdq_oldswitchcnt;   /* switches this tick / last tick */
 	int tdq_id;                            /* CPU id */
 	uint8_t tdq_idx, tdq_ridx;             /* calendar insert / removal index */
@@ -83,7 +85,12 @@ static inline void tdq_store_lowpri(struct tdq *tdq, int pri)
 }
 static inline void tdq_store_curthread(struct tdq *tdq, struct td_sched *ts)
 {
+	if (ts)
+		ts->ts_flags &= (uint16_t)~TSF_SWAPIN;   /* it runs where its swap sent it */
 	__atomic_store_n(&tdq->tdq_curthread, ts, __ATOMIC_RELAXED);
+	__atomic_store_n(&tdq->tdq_curclass,
+			 ts ? __atomic_load_n(&ts->ts_itd_class, __ATOMIC_RELAXED) : (uint8_t)0,
+			 __ATOMIC_RELAXED);
 	if (!ts)
 		__atomic_store_n(&tdq->tdq_curhog, 0, __ATOMIC_RELAXED);
 }
@@ -179,9 +186,17 @@ struct search_mode {
 	uint8_t best;            /* beyond: the best-CPU searches (hmp_search.c) */
 	uint8_t latency;         /* beyond: an interactive thread counts CPUs it would preempt as free */
 	uint8_t perf0;           /* HMP_PERF0_*: what HFI perf 0 means */
+	uint8_t itd;             /* kern.sched.hmp.itd: scores by the thread's Thread Director class */
+	uint8_t cls;             /* the class column the scores are read from (0 unless itd) */
 };
-/* The switches as a decision sees them now. Lock-free. */
+/* The switches as a decision sees them now (cls 0). Lock-free. */
 struct search_mode search_mode_now(void);
+/* search_mode_now() for placing or moving ts: with kern.sched.hmp.itd its
+ * scores come from the column of ts's Thread Director class. Lock-free. */
+struct search_mode search_mode_for(const struct td_sched *ts);
+/* The same for the thread running on cpu (its class as of its switch-in,
+ * tdq_curclass; class 0 when idle). Lock-free. */
+struct search_mode search_mode_running(const struct search_mode *mode, int cpu);
 /* CPUs hmp says not to use among the CPUs of mask — perf 0 with
  * kern.sched.hmp.perf0=strict, perf 0 and ee 0 with perf0=sdm — when at
  * least one CPU of mask is usable (none with perf0=overflow): they are
@@ -208,18 +223,39 @@ int hmp_better_idle_for(const struct search_mode *mode, const struct td_sched *t
  * asked, or was asked within the last balance interval: 1 if asked. The
  * caller sends the IPI. */
 int hmp_ask_move(struct td_sched *t, int to);
+/* Whether hmp_ask_move(t, to) at tick now would ask (it does not ask). */
+int hmp_may_ask(const struct td_sched *t, int to, uint64_t now);
 /* At t's switch with TSF_PICKCPU and ts_move_to `to` (on self, locked;
  * the switch has cleared ts_move_to): `to` if it still serves t better
- * (counted in upmigrations), else self (upmigrate_stale). */
-int hmp_move_target(struct td_sched *t, int self, int to);
+ * (counted in upmigrations), else self (upmigrate_stale); half of a class
+ * swap (swap: it had TSF_ITDSWAP, cleared by the switch):
+ * hmp_itd_swap_target(). */
+int hmp_move_target(struct td_sched *t, int self, int to, int swap);
+/* kern.sched.hmp.itd_swap (ule_itd_swap.c), from the balancer after its
+ * pass: pairs of CPUs each running one busy thread, where the thread on one
+ * (class ka) gains more from the other than the other's thread (class kb)
+ * does — s(b, ka) x s(a, kb) more than a sixteenth above s(a, ka) x
+ * s(b, kb), s the class's score of each CPU as the searches value it
+ * (shared while an SMT sibling is busy): the swap raises the product of
+ * the two threads' speeds, the ratio of their class's scores being what
+ * each gains — are asked to trade CPUs at their next switches (both or
+ * neither: TSF_PICKCPU | TSF_ITDSWAP with ts_move_to the other's CPU, and
+ * an IPI; itd_swap_asks). Only with policy hmp and kern.sched.hmp.itd.
+ * Greedy: each CPU takes its best partner in CPU order. No tdq lock held;
+ * takes each pair's two. */
+void hmp_itd_swap_pass(const struct search_mode *mode);
+/* At the switch of t asked into a class swap (it had TSF_ITDSWAP; on
+ * self, locked): `to` while it may run there, policy hmp with itd holds
+ * and `to` is online and not a CPU hmp avoids (counted in itd_swaps),
+ * else self. */
+int hmp_itd_swap_target(const struct search_mode *mode, struct td_sched *t, int self, int to);
 /* kern.sched.hmp.upmigrate: self, idle and about to halt, asks the CPU
  * worth least whose lone running thread it would serve better
  * (hmp_better_idle) to send that thread over at its next switch
  * (hmp_ask_move and an IPI); it scans on its first idle round after
- * running a thread, then at most once every HMP_PULL_TICKS ticks. No tdq
- * lock held; takes the victim's with a trylock. */
+ * running a thread, then at most once every hmp_upmigrate_scan ticks. No
+ * tdq lock held; takes the victim's with a trylock. */
 void hmp_upmigrate_pull(int self);
-#define HMP_PULL_TICKS 4
 /* Whether idle self may steal work: always but under hmp on a CPU it
  * avoids — never with perf0=strict or for perf 0 and ee 0, and for an
  * overflow CPU (perf0=sdm, ee > 0) only while no CPU it does not avoid is
@@ -255,15 +291,10 @@ int hmp_hog(const struct td_sched *ts, uint64_t now_ns);
 #define SCHED_PRIMARY_EFFICIENCY 2
 #define SCHED_PRIMARY_LIST 3
 int sched_primary_mask(const struct cpuset *mask, struct cpuset *out);
-extern int64_t sched_primary_kind, hmp_class_aware;
 extern struct cpuset sched_primary_list;
 /* The core type of cpu for the per-type counters (enum cpu_core_type). */
 int sched_cpu_core_type(int cpu);
 
-extern int64_t sched_policy;
-extern int64_t hmp_sw_weight, hmp_sw_normalize, hmp_sw_smt, hmp_sw_steer, hmp_sw_random,
-	hmp_sw_highest_random, hmp_sw_smt_steer, hmp_metric, hmp_audit, hmp_upmigrate, hmp_balance_stats,
-	hmp_sw_best, hmp_sw_latency, hmp_perf0;
 #define HMP_PERF0_SDM 0      /* kern.sched.hmp.perf0=sdm: perf 0 overflow only, perf 0 + ee 0 never */
 #define HMP_PERF0_STRICT 1   /* perf0=strict: perf 0 never while elsewhere is possible (the report) */
 #define HMP_PERF0_OVERFLOW 2 /* perf0=overflow: every perf-0 CPU is overflow, ee 0 too */
@@ -389,21 +420,11 @@ int tdq_idled(struct tdq *tdq);
  * FreeBSD: tdq_trysteal(). */
 void tdq_trysteal(struct tdq *tdq);
 
-/* ---- tunables (ule_tunables.c; FreeBSD's kern.sched.*); int64_t for the sysctls ---- */
-extern int64_t sched_slice;
-extern int64_t sched_interact;
-extern int64_t preempt_thresh;
-extern int64_t static_boost;
-extern int64_t sched_idlespins;
-extern int64_t sched_idlespinthresh;
-extern int64_t sched_affinity_ticks;
-extern int64_t rebalance;
-extern int64_t balance_interval;
-extern int64_t steal_idle;
-extern int64_t steal_thresh;
-extern int64_t trysteal_limit;
-extern int64_t always_steal;
-extern int64_t sched_debug;
+/* ---- run-time variables (kern.sched.*): one line each in sched_vars.def,
+ * which gives each its default, range and meaning; int64_t for the sysctls ---- */
+#define SCHED_VAR(var, nm, grp, knd, dflt, lo, hi, wds, hzr, un, ref, d) extern int64_t var;
+#include "sched_vars.def"
+#undef SCHED_VAR
 /* Derived: the tick rate and sched_slice_min = max(1, sched_slice / 6). */
 int sched_hz(void);
 /* Nanoseconds per tick at sched_hz(). */
@@ -411,8 +432,8 @@ static inline uint64_t sched_tick_ns(void) { return 1000000000ull / (uint64_t)sc
 int sched_slice_min(void);
 /* One tick in shifted ticks (hz << 10 / stathz, = 1 << 10 here). */
 #define SCHED_TICKINCR (1 << SCHED_TICK_SHIFT)
-/* Sets the hz-derived defaults (slice, idlespinthresh, affinity,
- * balance_interval). sched_init() calls it. */
+/* Records hz and sets the hz-derived defaults (slice, idlespinthresh,
+ * affinity, balance_interval: sched_vars_follow_hz()). sched_init() calls it. */
 void sched_tunables_init(int hz);
 /* Cache levels an affinity expiry spans (MAX_CACHE_LEVELS). */
 #define SCHED_MAX_CACHE_LEVELS 3

@@ -77,7 +77,8 @@ static void balance_lone_thread(const struct search_mode *mode, int high)
 		t->ts_flags |= TSF_PICKCPU;
 		asked = 1;
 	} else if (t) {
-		int to = hmp_better_idle_for(mode, t, high);
+		struct search_mode mt = search_mode_running(mode, high);
+		int to = hmp_better_idle_for(&mt, t, high);
 		asked = to >= 0 && hmp_ask_move(t, to);
 	}
 	if (asked) {
@@ -241,5 +242,9 @@ int sched_balance(void)
 	tdq->tdq_balance_ticks = base + (interval > 0 ? (int)(sched_random() % (uint32_t)interval) : 0);
 	tdq->tdq_stats.balance_runs++;
 	struct search_mode mode = search_mode_now();
-	return sched_top ? sched_balance_group(&mode, sched_top) : 0;
+	if (!sched_top)
+		return 0;
+	int resched = sched_balance_group(&mode, sched_top);
+	hmp_itd_swap_pass(&mode);
+	return resched;
 }

@@ -8,6 +8,14 @@
  */
 #include "ule.h"
 
+static uint64_t checks_done;   /* tdq_check() calls since boot (atomic) */
+
+/* See sched.h. */
+uint64_t sched_checks_done(void)
+{
+	return __atomic_load_n(&checks_done, __ATOMIC_RELAXED);
+}
+
 /* Walks one run queue; returns its thread count, adds the migratable ones
  * to *xfer and lowers *best. Panics on a misplaced thread. */
 static int check_runq(const struct tdq *tdq, const struct runq *rq, int which, int *xfer, int *best)
@@ -40,6 +48,7 @@ static int check_runq(const struct tdq *tdq, const struct runq *rq, int which, i
 void tdq_check(struct tdq *tdq)
 {
 	int xfer = 0, best = PRI_MAX_IDLE, queued = 0;
+	__atomic_add_fetch(&checks_done, 1, __ATOMIC_RELAXED);
 	if (!sched_plat_tdq_owned(tdq->tdq_id))
 		sched_plat_panic("sched: tdq checked without its lock");
 	queued += check_runq(tdq, &tdq->tdq_realtime, TS_RUNQ_REALTIME, &xfer, &best);

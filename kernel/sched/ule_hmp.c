@@ -1,69 +1,22 @@
 /*
- * ule_hmp.c — hybrid placement: the switches of the seed report's
- * modifications (a)–(f) to cpu_search_lowest / cpu_search_highest
- * ("Integration Strategy for hmp(4) & sched_ule(4)", Koine Yuusuke, 2026),
- * kern.sched.policy, and CPUs whose HFI performance is 0. The searches
- * themselves live in ule_search.c; docs/hmp.md maps each switch to the
- * report. All of it is read lock-free: a change takes effect at the next
- * decision.
+ * ule_hmp.c — hybrid placement: what kern.sched.policy=hmp and the
+ * switches of the seed report's modifications (a)–(f) to cpu_search_lowest
+ * / cpu_search_highest ("Integration Strategy for hmp(4) & sched_ule(4)",
+ * Koine Yuusuke, 2026) do, up-migration, the primary domain, and CPUs whose
+ * HFI performance is 0. The switches are defined in sched_vars.def; the
+ * searches live in ule_search.c and hmp_search.c; docs/hmp.md maps each
+ * switch to the report. All of it is read lock-free: a change takes effect
+ * at the next decision.
  */
 #include "ule.h"
 #include "hmp.h"
-
-/* kern.sched.policy: SCHED_POLICY_ULE (stock placement) or
- * SCHED_POLICY_HMP (the switches below). */
-int64_t sched_policy = SCHED_POLICY_ULE;
 
 /* See sched.h. */
 const char *sched_policy_name(void)
 {
 	return __atomic_load_n(&sched_policy, __ATOMIC_RELAXED) == SCHED_POLICY_HMP ? "hmp" : "ule";
 }
-/* kern.sched.hmp.weight (a): a thread's load on a CPU is hmp's weight
- * (256 × slowest capacity / capacity) instead of 256. */
-int64_t hmp_sw_weight = 1;
-/* kern.sched.hmp.normalize (b): groups of different sizes are compared
- * per CPU (totals times the common multiple of the siblings' counts). */
-int64_t hmp_sw_normalize = 1;
-/* kern.sched.hmp.smt (c): a busy SMT group is penalised by 128 scaled by
- * its capacity, in every search, and the penalty counts in its parent's
- * total (propagated up trees of three or more levels). */
-int64_t hmp_sw_smt = 1;
-/* kern.sched.hmp.steer (d): each CPU's load is lowered by its score / 4. */
-int64_t hmp_sw_steer = 1;
-/* kern.sched.hmp.random (e): cpu_search_lowest's random tie break is
- * below score / 4 instead of half a thread. */
-int64_t hmp_sw_random = 1;
-/* kern.sched.hmp.highest_random (f): cpu_search_highest's random tie
- * break is below the CPU's weight instead of 256. */
-int64_t hmp_sw_highest_random = 1;
-/* kern.sched.hmp.smt_steer (beyond the report): a CPU whose SMT sibling
- * is busy is steered to by half its score, since a thread placed there
- * gets about half the core; with (d) alone a busy P core's idle sibling
- * out-scores an idle E-core. */
-int64_t hmp_sw_smt_steer = 1;
-/* kern.sched.hmp.metric: the score of (d) and (e): HMP_METRIC_PERF or
- * HMP_METRIC_EE (energy efficiency: light loads prefer efficient CPUs). */
-int64_t hmp_metric = HMP_METRIC_PERF;
-/* kern.sched.hmp.audit: also decide without (d) to count in the
- * schedstats how often steering changed a placement (costs a second
- * search per placement, so off unless asked for). */
-int64_t hmp_audit = 0;
-/* kern.sched.hmp.balance_stats: the balancer narrows a donor's receivers
- * once, from per-pass statistics, to those its weighted comparison
- * accepts (ule_balance.c); 0 searches and refuses them one at a time,
- * as before that change (kept to measure and compare the two). */
-int64_t hmp_balance_stats = 1;
-/* kern.sched.hmp.best (beyond the report): the best-CPU searches of
- * hmp_search.c — a CPU is valued by what it adds for the thread, a group
- * by the best CPU it offers before its total, a donor by its threads
- * before its weighted load, the random draw for exact ties only; 0 is the
- * report's searches (a)-(f) in ule_search.c. */
-int64_t hmp_sw_best = 1;
-/* kern.sched.hmp.latency (beyond the report): an interactive thread
- * (ULE's score) counts a CPU whose threads it would all preempt as free,
- * so it gets the fastest CPU before batch threads do. */
-int64_t hmp_sw_latency = 1;
+
 /* See ule.h. */
 int hmp_returning(int cpu, uint64_t now)
 {
@@ -101,13 +54,6 @@ static int hmp_core_reserved(int cpu)
 	return 0;
 }
 
-/* kern.sched.hmp.perf0: what HFI perf 0 means. HMP_PERF0_SDM (Intel SDM):
- * perf 0 with ee > 0 is "avoid for performance" — used only as overflow,
- * once every CPU with perf > 0 has a thread — and perf 0 with ee 0 is
- * "not at all"; HMP_PERF0_STRICT (the seed report): never while the
- * thread may run elsewhere; HMP_PERF0_OVERFLOW: every perf-0 CPU is
- * overflow, whatever its ee (to measure what obeying ee 0 costs). */
-int64_t hmp_perf0 = HMP_PERF0_SDM;
 
 static uint8_t on(const int64_t *sw)
 {
@@ -133,6 +79,24 @@ struct search_mode search_mode_now(void)
 	m.best = on(&hmp_sw_best);
 	m.latency = on(&hmp_sw_latency);
 	m.perf0 = (uint8_t)__atomic_load_n(&hmp_perf0, __ATOMIC_RELAXED);
+	m.itd = on(&hmp_itd);
+	return m;
+}
+
+/* See ule.h. */
+struct search_mode search_mode_for(const struct td_sched *ts)
+{
+	struct search_mode m = search_mode_now();
+	if (m.itd)
+		m.cls = __atomic_load_n(&ts->ts_itd_class, __ATOMIC_RELAXED);
+	return m;
+}
+
+/* See ule.h. */
+struct search_mode search_mode_running(const struct search_mode *mode, int cpu)
+{
+	struct search_mode m = *mode;
+	m.cls = m.itd ? __atomic_load_n(&tdq_cpu(cpu)->tdq_curclass, __ATOMIC_RELAXED) : 0;
 	return m;
 }
 
@@ -220,7 +184,7 @@ static int64_t worth(const struct search_mode *m, int cpu, int shared)
 		int64_t cap = hmp_capacity(cpu);
 		return shared ? cap * hmp_smt(cpu) / HMP_SMT_MAX : cap;
 	}
-	return hmp_score(cpu, m->metric, shared);
+	return hmp_score_class(cpu, m->metric, shared, m->cls);
 }
 
 /* 1 if a thread running on `from` would leave the primary domain
@@ -274,11 +238,17 @@ int hmp_better_idle_for(const struct search_mode *m, const struct td_sched *ts, 
 }
 
 /* See ule.h. */
+int hmp_may_ask(const struct td_sched *t, int to, uint64_t now)
+{
+	return !(t->ts_flags & TSF_PICKCPU) && ts_can_migrate(t) && ts_can_run_on(t, to) &&
+	       !(t->ts_move_tick && now - t->ts_move_tick < (uint64_t)balance_interval);
+}
+
+/* See ule.h. */
 int hmp_ask_move(struct td_sched *t, int to)
 {
 	uint64_t now = sched_plat_ticks();
-	if ((t->ts_flags & TSF_PICKCPU) || !ts_can_migrate(t) || !ts_can_run_on(t, to) ||
-	    (t->ts_move_tick && now - t->ts_move_tick < (uint64_t)balance_interval))
+	if (!hmp_may_ask(t, to, now))
 		return 0;
 	t->ts_flags |= TSF_PICKCPU;
 	t->ts_move_to = to;
@@ -287,9 +257,11 @@ int hmp_ask_move(struct td_sched *t, int to)
 }
 
 /* See ule.h. */
-int hmp_move_target(struct td_sched *t, int self, int to)
+int hmp_move_target(struct td_sched *t, int self, int to, int swap)
 {
-	struct search_mode mode = search_mode_now();
+	struct search_mode mode = search_mode_for(t);
+	if (swap)
+		return hmp_itd_swap_target(&mode, t, self, to);
 	if (!mode.hmp || !cpuset_isset(&sched_online, (unsigned)to) || !ts_can_run_on(t, to) ||
 	    !hmp_better_idle(&mode, to, self)) {
 		tdq_cpu(self)->tdq_stats.upmigrate_stale++;
@@ -299,7 +271,7 @@ int hmp_move_target(struct td_sched *t, int self, int to)
 	return to;
 }
 
-/* kern.sched.hmp.upmigrate: an idle CPU asks a CPU it would serve better
+/* See ule.h. kern.sched.hmp.upmigrate: an idle CPU asks a CPU it would serve better
  * (worth more: faster, or a whole core against a shared one, or a busy
  * P core's idle sibling against an E-core that adds less, or not avoided)
  * to send its lone running thread over at the
@@ -307,11 +279,8 @@ int hmp_move_target(struct td_sched *t, int self, int to)
  * CPU-bound thread where it started). A thread is asked at most once a
  * balance interval; an idle CPU scans when it has just run a thread, and
  * again at its next round when the thread it found was still on its way
- * to the victim, else at most every HMP_PULL_TICKS ticks: that bounds the
+ * to the victim, else at most every kern.sched.hmp.upmigrate_scan ticks: that bounds the
  * scans' cost (each visits every CPU) at a few ticks of delay. */
-int64_t hmp_upmigrate = 1;
-
-/* See ule.h. */
 void hmp_upmigrate_pull(int self)
 {
 	struct search_mode mode = search_mode_now();
@@ -319,16 +288,20 @@ void hmp_upmigrate_pull(int self)
 	struct tdq *own = tdq_cpu(self);
 	if (!mode.hmp || !__atomic_load_n(&hmp_upmigrate, __ATOMIC_RELAXED) ||
 	    tdq_load_of(self) > 0 || hmp_avoid(self) || hmp_core_reserved(self) ||
-	    (own->tdq_pull_tick && now - own->tdq_pull_tick < HMP_PULL_TICKS))
+	    (own->tdq_pull_tick &&
+	     now - own->tdq_pull_tick < (uint64_t)__atomic_load_n(&hmp_upmigrate_scan, __ATOMIC_RELAXED)))
 		return;
 	own->tdq_pull_tick = now;
 	int victim = -1;
 	int64_t vw = 0;
 	SCHED_COST(cpus, cpuset_count(&sched_online));
 	for (int c = cpuset_first(&sched_online); c >= 0; c = cpuset_next(&sched_online, c)) {
-		if (tdq_load_of(c) != 1 || !hmp_better_idle(&mode, self, c))
+		if (tdq_load_of(c) != 1)
 			continue;
-		int64_t w = worth(&mode, c, tdq_core_shared(c));
+		struct search_mode mc = search_mode_running(&mode, c);   /* its thread's class */
+		if (!hmp_better_idle(&mc, self, c))
+			continue;
+		int64_t w = worth(&mc, c, tdq_core_shared(c));
 		if (victim < 0 || w < vw) {   /* the one worth least first */
 			victim = c;
 			vw = w;
@@ -348,16 +321,7 @@ void hmp_upmigrate_pull(int self)
 	sched_plat_tdq_unlock(victim);
 }
 
-/* kern.sched.hmp.class_aware (beyond the report; off by default, see
- * docs/hmp.md): an interactive timeshare thread (or a realtime one) is
- * placed on the fastest CPUs whenever it may run there; batch threads
- * take what is left, so they are the ones that overflow to E-cores. */
-int64_t hmp_class_aware = 0;
-
-/* kern.sched.primary (the primary domain of scx_bpfland): threads go to
- * primary CPUs while one of them is idle, and overflow to the others
- * after. SCHED_PRIMARY_ALL: no domain. */
-int64_t sched_primary_kind = SCHED_PRIMARY_ALL;
+/* The CPU list of kern.sched.primary when it names one (SCHED_PRIMARY_LIST). */
 struct cpuset sched_primary_list;
 
 /* Highest capacity among the online CPUs of mask (0 if none). */

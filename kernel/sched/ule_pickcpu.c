@@ -209,7 +209,7 @@ int sched_pickcpu(struct td_sched *ts, int flags)
 		st->pick_fixed++;
 		return ts->ts_cpu;
 	}
-	struct search_mode mode = search_mode_now();
+	struct search_mode mode = search_mode_for(ts);   /* its class's scores with itd */
 	if (flags & SPC_LEAVE_AVOIDED) {   /* leaving an overflow CPU: the scored ones */
 		struct search_mode strict = mode;
 		strict.perf0 = HMP_PERF0_STRICT;

@@ -68,9 +68,11 @@ struct td_sched *runq_choose_from(const struct runq *rq, int start)
 	return runq_choose(rq);
 }
 
+/* 1 if cpu may steal ts: it may migrate and run there, and it is not
+ * waiting on its new CPU for its class-swap partner (TSF_SWAPIN). */
 static int steal_ok(const struct td_sched *ts, int cpu)
 {
-	return ts_can_migrate(ts) && ts_can_run_on(ts, cpu);
+	return ts_can_migrate(ts) && ts_can_run_on(ts, cpu) && !(ts->ts_flags & TSF_SWAPIN);
 }
 
 /* Lowest queue first, FIFO inside: the first thread allowed to move to

@@ -39,7 +39,7 @@ static struct search_weights search_weights_of(const struct search_mode *mode, i
 				    SEARCH_RANDOM_HIGHEST };
 	if (!mode->hmp)
 		return w;
-	int score = mode->metric == HMP_METRIC_EE ? hmp_ee(cpu) : hmp_perf(cpu);
+	int score = hmp_score_class(cpu, mode->metric == HMP_METRIC_EE, 0, mode->cls);
 	if (mode->weight)
 		w.weight = hmp_weight(cpu);
 	w.prefer_bonus = w.weight / 2;

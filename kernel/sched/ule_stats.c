@@ -12,6 +12,7 @@ const char *const sched_stats_names[SCHED_STATS_NFIELDS] = {
 	"pick_untyped", "hmp_steered", "hmp_avoid_picks", "hmp_avoid_moves", "upmigrations",
 	"upmigrate_asks", "upmigrate_stale",
 	"hmp_class_picks", "primary_picks", "primary_overflows", "primary_misses",
+	"itd_swap_asks", "itd_swaps",
 };
 
 _Static_assert(sizeof(struct sched_stats) == SCHED_STATS_NFIELDS * sizeof(uint64_t),

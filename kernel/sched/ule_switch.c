@@ -25,16 +25,17 @@ static void account_run(struct tdq *tdq, struct td_sched *cur, uint64_t now_ns)
 /* Queues the still-runnable cur: here, or on another CPU after a repick /
  * for a bind, in transit (ts_block_unlock) to the target's lock. Own tdq
  * locked on entry and on return (dropped in between when migrating).
- * move_to: where an hmp move request sends it (-1: none). FreeBSD: the
+ * move_to: where an hmp move request sends it (-1: none), swap: that
+ * request is half of a class swap (TSF_ITDSWAP). FreeBSD: the
  * "still runnable" branch of sched_switch() with sched_switch_migrate(). */
 static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted, int pickcpu,
-			    int move_to, uint64_t now_ns)
+			    int move_to, int swap, uint64_t now_ns)
 {
 	int self = tdq->tdq_id, target = self;
 	if (cur->ts_flags & TSF_BOUND) {
 		target = cur->ts_bound_cpu;
 	} else if (ts_can_migrate(cur) && pickcpu && move_to >= 0 && ts_can_run_on(cur, self)) {
-		target = hmp_move_target(cur, self, move_to);   /* asked over: there or nowhere */
+		target = hmp_move_target(cur, self, move_to, swap);   /* asked over: there or nowhere */
 	} else if (ts_can_migrate(cur) && (!ts_can_run_on(cur, self) || pickcpu)) {
 		target = sched_pickcpu(cur, 0);
 	} else if (ts_can_migrate(cur) && hmp_should_leave(cur, self)) {
@@ -48,6 +49,8 @@ static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted
 	}
 	tdq_load_rem(tdq, cur);
 	cur->ts_state = SCHED_TS_INACTIVE;
+	if (swap && target == move_to)   /* its half of a class swap: it waits there for its partner */
+		cur->ts_flags |= TSF_SWAPIN;
 	tdq_store_curthread(tdq, NULL);
 	tdq_setlowpri(tdq);   /* exact while others may lock us */
 	ts_block_unlock(cur, self);
@@ -117,12 +120,13 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		else if (flags == SCHED_SW_SLEEP)
 			cur->ts_flags &= (uint16_t)~TSF_HOGRUN;
 		int pickcpu = (cur->ts_flags & TSF_PICKCPU) != 0, move_to = cur->ts_move_to;
+		int swap = (cur->ts_flags & TSF_ITDSWAP) != 0;
 		cur->ts_move_to = -1;
 		int preempted = !(cur->ts_flags & TSF_SLICEEND) && flags == SCHED_SW_PREEMPT;
 		uint64_t back = pickcpu ? (uint64_t)(sched_affinity_ticks * SCHED_MAX_CACHE_LEVELS) : 0;
 		cur->ts_rltick = sched_plat_ticks() - back;
 		cur->ts_lastcpu = self;
-		cur->ts_flags &= (uint16_t)~(TSF_PICKCPU | TSF_SLICEEND);
+		cur->ts_flags &= (uint16_t)~(TSF_PICKCPU | TSF_SLICEEND | TSF_ITDSWAP);
 		tdq->tdq_switchcnt++;
 		tdq->tdq_pull_tick = 0;   /* were it to idle now, its first round scans (hmp_upmigrate_pull) */
 		int runnable = flags == SCHED_SW_YIELD || flags == SCHED_SW_PREEMPT ||
@@ -131,7 +135,7 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		if (runnable) {
 			if (flags == SCHED_SW_SLEEP)
 				cur->ts_slptick = 0;
-			requeue_current(tdq, cur, preempted, pickcpu, move_to, now_ns);
+			requeue_current(tdq, cur, preempted, pickcpu, move_to, swap, now_ns);
 		} else {
 			if (cur->ts_class == SCHED_CLASS_TIMESHARE && cur->ts_pri <= PRI_MAX_INTERACT &&
 			    sched_thread_pctcpu(cur) >= HMP_RESERVE_PCTCPU)

@@ -13,6 +13,7 @@
 #include <shell.h>
 #include <console.h>
 #include <printk.h>
+#include <rapl.h>
 #include <string.h>
 #include <thread.h>
 #include <smp.h>
@@ -22,7 +23,7 @@
 #include <hfi/hfi_kernel.h>
 #include "../bench/bench_drv.h"
 #include "../bench/bench_rt_kernel.h"
-#include "cmd_bench.h"
+#include "../bench/bench_policy.h"
 
 #define BENCH_KEY_POLL_NS 50000000ull   /* the shell looks for a key this often during a run */
 #define BENCH_ALIVE_NS    60000000000ull /* and says a long run is still going this often */
@@ -60,7 +61,8 @@ static void bench_runner(void *arg)
 /* bench_plat.run: the workload in a thread of its own (timeshare, like its
  * threads): its main thread, created by the shell thread as a program's
  * is (docs/sim.md, "How workloads start"), while the shell sleeps and
- * looks for a key every 50 ms. 1 if a key stopped it. */
+ * looks for a key every 50 ms. The RAPL counters (rapl.h), read before
+ * and after, give the run's energy. 1 if a key stopped it. */
 static int bench_plat_run(void *arg, const struct bench_wl *wl, const uint64_t *opt, int threads,
 			  struct bench_result *res)
 {
@@ -68,13 +70,16 @@ static int bench_plat_run(void *arg, const struct bench_wl *wl, const uint64_t *
 	int stopped = 0;
 	char c;
 	(void)arg;
+	uint64_t uj0 = 0, uj1 = 0, at0 = 0, at1 = 0;
+	int metered = rapl_energy_uj(&uj0, NULL, &at0) == 0;
 	brt_kernel_begin();
+	uint64_t start = time_ns(), said = start;
+	res->energy_uj = -1;
 	struct thread *t = thread_create("bench-run", bench_runner, &job, NULL);
 	if (!t) {
 		bench_check(res, 0, "no memory for the run's thread");
 		return 0;
 	}
-	uint64_t start = time_ns(), said = start;
 	while (!__atomic_load_n(&job.done, __ATOMIC_ACQUIRE)) {
 		thread_sleep_ns(BENCH_KEY_POLL_NS);
 		if (time_ns() - said >= BENCH_ALIVE_NS) {
@@ -89,10 +94,15 @@ static int bench_plat_run(void *arg, const struct bench_wl *wl, const uint64_t *
 		}
 	}
 	thread_join(t);
+	res->elapsed_ns = time_ns() - start;
+	if (metered && rapl_energy_uj(&uj1, NULL, &at1) == 0) {
+		res->energy_uj = (int64_t)(uj1 - uj0);
+		res->elapsed_ns = at1 - at0;   /* the span the energy covers */
+	}
 	return stopped;
 }
 
-/* bench_plat.apply and .restore: the policies' sysctls (cmd_bench_policy.c). */
+/* bench_plat.apply and .restore: the policies' sysctls (kernel/bench/bench_policy.c). */
 static int bench_plat_apply(void *arg, const char *name, char *err, size_t len)
 {
 	(void)arg;

@@ -144,6 +144,7 @@ static int hfi_show(void)
 				       lvt_names[c->lvt], c->row_ok ? "" : " (row beyond the table)");
 		}
 	}
+	cmd_hfi_show_itd();
 	hfi_show_device();
 	return 0;
 }

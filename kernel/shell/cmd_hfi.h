@@ -7,5 +7,8 @@
  * argument, then asks the emulated device; 0, or 1 after a message naming
  * the bad argument (nothing changed). Shell thread. */
 int cmd_hfi_inject(int argc, char **argv);
+/* `hfi`'s Thread Director lines (cmd_hfi_itd.c): the driver's status and
+ * reads per class, the emulated Thread Director's answers. */
+void cmd_hfi_show_itd(void);
 
 #endif

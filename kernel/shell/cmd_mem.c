@@ -1,8 +1,8 @@
-/* cmd_mem.c — physical memory and heap usage: the `mem` command and hw./vm. sysctls. */
+/* cmd_mem.c — physical memory and heap usage: the `mem` command (the hw./vm.
+ * sysctls are kernel/mm/mm_sysctl.c). */
 #include <shell.h>
 #include <mm.h>
 #include <printk.h>
-#include <sysctl.h>
 
 static void print_kib(const char *what, uint64_t bytes)
 {
@@ -33,22 +33,3 @@ static int cmd_mem(int argc, char **argv)
 	return 0;
 }
 SHELL_COMMAND(mem, 0, 0, "", "physical memory and kernel heap usage", cmd_mem);
-
-static void physmem_proc(char *buf, size_t len)
-{
-	struct pmm_stats p;
-	pmm_get_stats(&p);
-	ksnprintf(buf, len, "%lu", p.total_bytes);
-}
-SYSCTL_PROC(hw_physmem, "hw.physmem", physmem_proc, "bytes of RAM the page allocator manages");
-
-static void freemem_proc(char *buf, size_t len)
-{
-	struct pmm_stats p;
-	pmm_get_stats(&p);
-	ksnprintf(buf, len, "%lu", p.free_bytes);
-}
-SYSCTL_PROC(vm_freemem, "vm.stats.free_bytes", freemem_proc, "bytes of free physical memory");
-
-static int64_t page_size = PAGE_SIZE;
-SYSCTL_INT(hw_pagesize, "hw.pagesize", &page_size, 0, 0, 0, "bytes per page");

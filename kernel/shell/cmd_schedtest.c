@@ -100,9 +100,7 @@ static int schedtest_storm(uint64_t n, uint64_t ms)
 	for (uint64_t i = 0; i < made; i++)
 		thread_join(tds[i]);
 	kfree(tds);
-	for (unsigned c = 0; c < smp_cpu_count(); c++)
-		if (smp_cpu_online(c))
-			sched_check_invariants((int)c);
+	thread_check_queues();
 	uint64_t created, exited, freed;
 	thread_counts(&created, &exited, &freed);
 	int ok = made == n && st.started == n && st.finished == n && st.counter == st.locked;

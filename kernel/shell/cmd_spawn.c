@@ -14,6 +14,7 @@
 #include <console.h>
 #include <panic.h>
 #include <emul_workclock.h>
+#include <itd_names.h>
 #include "cmd_thread.h"
 
 #define SPAWN_MAX 512
@@ -42,6 +43,8 @@ struct spawn_job {
 	unsigned refs;
 	unsigned n;              /* threads started; set before the command's put */
 	uint64_t ms;
+	unsigned cls;            /* Thread Director class of their work (class=) */
+	uint64_t free_ns;        /* 0, or when their cpus= affinity ends (free=) */
 	struct spawn_slot slot[];
 };
 
@@ -94,15 +97,20 @@ static void spawn_job_put(struct spawn_job *job)
 	kfree(job);
 }
 
-/* Body of a `spawn` thread (arg: its slot). Does work() in steps of 1 ms
+/* Body of a `spawn` thread (arg: its slot). Does work_class() in steps of 1 ms
  * of P-core work, alone or each followed by 10 ms of sleep, until the end
- * time; then records what it got done. */
+ * time (from free=, on every CPU); then records what it got done. */
 static void spawn_main(void *arg)
 {
 	struct spawn_slot *s = arg;
 	struct spawn_job *job = s->job;
+	uint64_t free_ns = job->free_ns;
 	while (time_ns() < job->end_ns) {
-		work(SPAWN_WORK_NS);
+		if (free_ns && time_ns() >= free_ns) {
+			thread_set_affinity(thread_current(), NULL);
+			free_ns = 0;
+		}
+		work_class(SPAWN_WORK_NS, job->cls);
 		if (job->sleeper)
 			thread_sleep_ns(SPAWN_SLEEP_NS);
 	}
@@ -113,11 +121,12 @@ static void spawn_main(void *arg)
 	spawn_job_put(job);
 }
 
-/* `spawn N cpu|sleep [cpus=SET] [ms=DURATION]`: every argument checked
- * before the first thread starts. */
+/* `spawn N cpu|sleep [cpus=SET] [ms=DURATION] [class=CLASS] [free=MS]`: every
+ * argument checked before the first thread starts. */
 static int cmd_spawn(int argc, char **argv)
 {
-	uint64_t n, ms = 10000;
+	uint64_t n, ms = 10000, free_ms = 0;
+	int cls = ITD_SCALAR;
 	struct cpuset mask;
 	int have_mask = 0, sleeper;
 	if (!thread_sched_running()) {
@@ -142,10 +151,25 @@ static int cmd_spawn(int argc, char **argv)
 		} else if (strncmp(argv[i], "ms=", 3) == 0) {
 			if (shell_arg_u64("spawn", "ms", argv[i] + 3, 0, 1, SHELL_MS_MAX, &ms))
 				return 1;
+		} else if (strncmp(argv[i], "free=", 5) == 0) {
+			if (shell_arg_u64("spawn", "free", argv[i] + 5, 0, 1, SHELL_MS_MAX, &free_ms))
+				return 1;
+		} else if (strncmp(argv[i], "class=", 6) == 0) {
+			cls = itd_class_by_name(argv[i] + 6);
+			if (cls < 0) {
+				printk("spawn: unknown class '%.*s' (expected scalar, vector, vnni, spin "
+				       "or 0..7)\n", PARSE_ECHO_MAX, argv[i] + 6);
+				return 1;
+			}
 		} else {
-			printk("spawn: unknown argument '%s' (cpus=LIST or ms=DURATION)\n", argv[i]);
+			printk("spawn: unknown argument '%.*s' (cpus=LIST, ms=DURATION, class=CLASS or "
+			       "free=MS)\n", PARSE_ECHO_MAX, argv[i]);
 			return 1;
 		}
+	}
+	if (free_ms && !have_mask) {
+		printk("spawn: free=MS ends a cpus= affinity: give cpus= too\n");
+		return 1;
 	}
 	struct spawn_job *job = kzalloc(sizeof(*job) + n * sizeof(job->slot[0]));
 	if (!job) {
@@ -155,6 +179,8 @@ static int cmd_spawn(int argc, char **argv)
 	job->end_ns = time_ns() + ms * 1000000;
 	job->sleeper = sleeper;
 	job->ms = ms;
+	job->cls = (unsigned)cls;
+	job->free_ns = free_ms ? time_ns() + free_ms * 1000000 : 0;
 	job->refs = 1;
 	struct thread_attr attr = { .affinity = have_mask ? &mask : NULL, .detached = 1 };
 	unsigned made = 0;
@@ -169,10 +195,13 @@ static int cmd_spawn(int argc, char **argv)
 		}
 	}
 	job->n = made;
-	printk("spawn: started %u %s threads for %lu ms\n", made, argv[2], ms);
+	printk("spawn: started %u %s threads for %lu ms%s%s\n", made, argv[2], ms,
+	       cls ? ", class " : "", cls ? itd_class_name((unsigned)cls) : "");
 	spawn_job_put(job);
 	return made == n ? 0 : 1;
 }
-SHELL_COMMAND(spawn, 2, 4, "N cpu|sleep [cpus=MASK|LIST] [ms=DURATION]",
+SHELL_COMMAND(spawn, 2, 6, "N cpu|sleep [cpus=MASK|LIST] [ms=DURATION] [class=CLASS] [free=MS]",
 	      "start N (1..512) CPU-bound or sleep/wake threads doing work() for 1..600000 ms "
-	      "(default all CPUs, 10000 ms); a report when they are done", cmd_spawn);
+	      "(default all CPUs, 10000 ms), as code of Thread Director class CLASS (scalar, vector, "
+	      "vnni, spin or 0..7; default scalar), on cpus= for the first free= MS only if given; "
+	      "a report when they are done", cmd_spawn);

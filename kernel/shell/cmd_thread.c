@@ -10,6 +10,7 @@
 #include <time.h>
 #include <mm.h>
 #include <emul_workclock_model.h>
+#include <itd_names.h>
 #include "cmd_thread.h"
 
 #define PS_MAX 1024
@@ -107,10 +108,33 @@ static void ps_where(const struct thread_info *ti, size_t n)
 	}
 }
 
+/* `ps -c`: Thread Director classes: the class of the code each thread
+ * runs (its work clock's, `-` without one), the class the kernel adopted
+ * from the hardware's reads at its switches (itd_hist.h, handed to the
+ * scheduler), the valid reads per class, invalid reads and adoptions. */
+static void ps_classes(const struct thread_info *ti, size_t n)
+{
+	printk("%5s %-16s %-6s %-6s %8s %8s %8s %8s %8s %8s %7s\n", "ID", "NAME", "CODE", "ITD",
+	       "SCALAR", "VECTOR", "VNNI", "SPIN", "OTHER", "INVALID", "CHANGES");
+	for (size_t i = 0; i < n; i++) {
+		const struct thread_info *t = &ti[i];
+		uint32_t other = 0;
+		if (t->flags & TDF_IDLE)
+			continue;
+		for (unsigned c = ITD_CLASSES; c < ITD_CLASS_MAX; c++)
+			other += t->itd_reads[c];
+		printk("%5u %-16s %-6s %-6s %8u %8u %8u %8u %8u %8u %7u\n", t->id, t->name,
+		       t->has_code_cls ? itd_class_name(t->code_cls) : "-", itd_class_name(t->itd_cls),
+		       t->itd_reads[ITD_SCALAR], t->itd_reads[ITD_VECTOR], t->itd_reads[ITD_VNNI],
+		       t->itd_reads[ITD_SPIN], other, t->itd_invalid, t->itd_changes);
+	}
+}
+
 static int cmd_ps(int argc, char **argv)
 {
 	int where = argc == 2 && strcmp(argv[1], "-w") == 0;
-	if (argc == 2 && !where) {
+	int classes = argc == 2 && strcmp(argv[1], "-c") == 0;
+	if (argc == 2 && !where && !classes) {
 		shell_usage("ps");
 		return 1;
 	}
@@ -122,8 +146,11 @@ static int cmd_ps(int argc, char **argv)
 	struct thread_info *ti = ps_take(&n);
 	if (!ti)
 		return 1;
-	if (where) {
-		ps_where(ti, n);
+	if (where || classes) {
+		if (where)
+			ps_where(ti, n);
+		else
+			ps_classes(ti, n);
 		kfree(ti);
 		return 0;
 	}
@@ -147,10 +174,11 @@ static int cmd_ps(int argc, char **argv)
 	cmd_ps_procs();
 	return 0;
 }
-SHELL_COMMAND(ps, 0, 1, "[-w]",
+SHELL_COMMAND(ps, 0, 1, "[-w|-c]",
 	      "threads: id, name, state, CPU now/last, priority, nice, ULE kind, interactivity "
 	      "score, %CPU, run time, work done and speed (work/run), migrations; -w: share of run "
-	      "time on P, E, LP-E cores and beside a busy SMT sibling; then the user processes",
+	      "time on P, E, LP-E cores and beside a busy SMT sibling; -c: Thread Director classes "
+	      "(code, adopted, reads per class); then the user processes",
 	      cmd_ps);
 
 /* Run time of the thread with id in snapshot a (0 if absent). */

@@ -1,12 +1,12 @@
 /*
- * cmd_topo.c — the `topo` command and the kern.sched.topology_spec sysctl:
- * they print the cpu_group tree (kernel/sched/topo.h) the scheduler uses
- * (thread_topo_live()), or for `topo KIND` of another kind a tree of that
- * kind built from the online CPUs' descriptors as the scheduler builds its
- * own (thread_topo_build_online()).
+ * cmd_topo.c — the `topo` command: it prints the cpu_group tree
+ * (kernel/sched/topo.h) the scheduler uses (thread_topo_live()), or for
+ * `topo KIND` of another kind a tree of that kind built from the online
+ * CPUs' descriptors as the scheduler builds its own
+ * (thread_topo_build_online()). kern.sched.topology_spec, the live tree as
+ * XML, is in kernel/sched_sysctl.c.
  */
 #include <shell.h>
-#include <sysctl.h>
 #include <printk.h>
 #include <smp.h>
 #include <string.h>
@@ -14,9 +14,6 @@
 #include "../sched/topo.h"
 
 _Static_assert(TOPO_MAXCPU == MAXCPU, "the topology tree and SMP disagree on MAXCPU");
-
-/* Big enough for the XML of MAXCPU CPUs (about 36 KiB for 256; see test_topo). */
-#define TOPOLOGY_SPEC_SIZE (64 * 1024)
 
 static struct topo shell_topo;            /* a tree of another kind than the live one */
 static struct cpu_desc shell_descs[MAXCPU];
@@ -41,23 +38,6 @@ static void topo_printk(void *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vprintk(fmt, ap);
 	va_end(ap);
-}
-
-struct spec_buf {
-	char *buf;
-	size_t len, pos;
-};
-
-/* topo_printf_fn into a spec_buf; output beyond its end is dropped. */
-static void topo_bufprintf(void *ctx, const char *fmt, ...)
-{
-	struct spec_buf *b = ctx;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = kvsnprintf(b->buf + b->pos, b->len - b->pos, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		b->pos += (size_t)n < b->len - b->pos ? (size_t)n : b->len - b->pos - 1;
 }
 
 static int cmd_topo(int argc, char **argv)
@@ -88,19 +68,3 @@ static int cmd_topo(int argc, char **argv)
 }
 SHELL_COMMAND(topo, 0, 1, "[mosaic|freebsd]",
 	      "show the scheduler's CPU topology tree (cpu_groups), or the named kind of tree", cmd_topo);
-
-/* The value of kern.sched.topology_spec: the tree as FreeBSD-style XML. */
-static void topology_spec_proc(char *buf, size_t len)
-{
-	struct spec_buf b = { buf, len, 0 };
-	buf[0] = 0;
-	int rc;
-	const struct topo *t = topo_of_kind(thread_topo_kind(), &rc);
-	if (!t->root) {
-		ksnprintf(buf, len, "<groups>\n<!-- no topology: %s -->\n</groups>\n", t->error);
-		return;
-	}
-	topo_print_spec(t, topo_bufprintf, &b);
-}
-SYSCTL_PROC_LONG(kern_sched_topology_spec, "kern.sched.topology_spec", topology_spec_proc,
-		 TOPOLOGY_SPEC_SIZE, "CPU topology tree as XML (FreeBSD format)");

@@ -1,5 +1,6 @@
 /* shell.c — the kernel monitor's read-run loop and command dispatch. */
 #include <shell.h>
+#include <shell_words.h>
 #include <lineedit.h>
 #include <console.h>
 #include <parse.h>
@@ -62,47 +63,14 @@ int shell_arg_u64(const char *cmd, const char *what, const char *s, unsigned bas
 	return -1;
 }
 
-/* Split line in place into words; double quotes group words. Returns argc,
- * or -1 after printing why. */
-static int split_words(char *line, char **argv)
-{
-	int argc = 0;
-	char *s = line;
-	for (;;) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			return argc;
-		if (argc == SHELL_ARGS_MAX) {
-			printk("shell: too many arguments (max %d)\n", SHELL_ARGS_MAX - 1);
-			return -1;
-		}
-		char *out = s;
-		argv[argc++] = out;
-		while (*s && *s != ' ' && *s != '\t') {
-			if (*s == '"') {
-				s++;
-				while (*s && *s != '"')
-					*out++ = *s++;
-				if (*s != '"') {
-					printk("shell: unterminated quote\n");
-					return -1;
-				}
-				s++;
-				continue;
-			}
-			*out++ = *s++;
-		}
-		if (*s)
-			s++;
-		*out = 0;
-	}
-}
-
 int shell_run_line(char *line)
 {
 	char *argv[SHELL_ARGS_MAX + 1];
-	int argc = split_words(line, argv);
+	int argc = shell_split_words(line, argv, SHELL_ARGS_MAX);
+	if (argc == SHELL_WORDS_TOO_MANY)
+		printk("shell: too many arguments (max %d)\n", SHELL_ARGS_MAX - 1);
+	else if (argc == SHELL_WORDS_OPEN_QUOTE)
+		printk("shell: unterminated quote\n");
 	if (argc <= 0)
 		return argc < 0;
 	argv[argc] = NULL;
@@ -129,19 +97,8 @@ static void run_script(const char *script)
 	char cmd[SHELL_LINE_MAX];
 	const char *s = script;
 	while (*s) {
-		size_t n = 0;
-		int quoted = 0, too_long = 0;
-		for (; *s && (quoted || *s != ';'); s++) {
-			if (*s == '"')
-				quoted = !quoted;
-			if (n + 1 < sizeof(cmd))
-				cmd[n++] = *s;
-			else
-				too_long = 1;
-		}
-		cmd[n] = 0;
-		if (*s == ';')
-			s++;
+		int too_long;
+		s = shell_script_cut(s, cmd, sizeof(cmd), &too_long);
 		char *start = cmd;
 		while (*start == ' ')
 			start++;

@@ -17,6 +17,20 @@
  * input, and a failure prints both numbers (re-run with --seed S
  * --iterations i+1 and a debugger). `make test` runs every harness briefly;
  * `make fuzz` runs them longer.
+ *
+ * Built with -DFUZZ_LIBFUZZER (and clang -fsanitize=fuzzer), the same
+ * harness is a libFuzzer target instead: FUZZ_MAIN then supplies
+ * LLVMFuzzerTestOneInput(), and the random numbers are the input's bytes
+ * (fuzz_u64 takes 8, fuzz_below as few as n needs), so libFuzzer's
+ * coverage feedback steers every choice fuzz_one makes. Once the bytes
+ * are used up the numbers go on from a xorshift seeded with a hash of the
+ * input, so every input, even an empty one, is one whole deterministic
+ * run. An input is iterations 0, 1, 2, ... of fuzz_one, run while bytes
+ * are left (at most FUZZ_INPUT_ITERATIONS; a harness may define
+ * FUZZ_INPUT_FIRST_ITERATION before including fuzz.h to start later); a
+ * failed check aborts, which libFuzzer records as a crash with the input
+ * that caused it. State a harness keeps across iterations carries over to
+ * the next input too unless the harness resets it at iteration 0.
  */
 #ifndef MOSAIC_FUZZ_H
 #define MOSAIC_FUZZ_H
@@ -29,10 +43,14 @@ struct fuzz {
 	uint64_t state;       /* PRNG state (xorshift64*) */
 	uint64_t seed;
 	uint64_t iteration;
+#ifdef FUZZ_LIBFUZZER
+	const uint8_t *input; /* the libFuzzer input's bytes not drawn yet */
+	size_t input_left;
+#endif
 };
 
-/* 64 random bits. */
-static inline uint64_t fuzz_u64(struct fuzz *f)
+/* The PRNG's next 64 bits (xorshift64*). */
+static inline uint64_t fuzz_xorshift(struct fuzz *f)
 {
 	f->state ^= f->state >> 12;
 	f->state ^= f->state << 25;
@@ -40,11 +58,46 @@ static inline uint64_t fuzz_u64(struct fuzz *f)
 	return f->state * 0x2545F4914F6CDD1Dull;
 }
 
+#ifdef FUZZ_LIBFUZZER
+/* The next n (<= 8) input bytes as a little-endian number (fewer when
+ * fewer are left); the PRNG's bits once the input is used up. */
+static inline uint64_t fuzz_input_bytes(struct fuzz *f, unsigned n)
+{
+	if (!f->input_left)
+		return fuzz_xorshift(f);
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n && f->input_left; i++, f->input_left--)
+		v |= (uint64_t)*f->input++ << (8 * i);
+	return v;
+}
+
+/* 64 random bits: 8 input bytes. */
+static inline uint64_t fuzz_u64(struct fuzz *f)
+{
+	return fuzz_input_bytes(f, 8);
+}
+
+/* In 0..n-1 (n > 0), from as many input bytes as n-1 has (none for n = 1). */
+static inline uint64_t fuzz_below(struct fuzz *f, uint64_t n)
+{
+	unsigned bytes = 0;
+	for (uint64_t top = n - 1; top; top >>= 8)
+		bytes++;
+	return bytes ? fuzz_input_bytes(f, bytes) % n : 0;
+}
+#else
+/* 64 random bits. */
+static inline uint64_t fuzz_u64(struct fuzz *f)
+{
+	return fuzz_xorshift(f);
+}
+
 /* Uniform-ish in 0..n-1 (n > 0). */
 static inline uint64_t fuzz_below(struct fuzz *f, uint64_t n)
 {
 	return fuzz_u64(f) % n;
 }
+#endif
 
 /* One of the n strings of a table. */
 static inline const char *fuzz_pick(struct fuzz *f, const char *const *table, size_t n)
@@ -52,6 +105,18 @@ static inline const char *fuzz_pick(struct fuzz *f, const char *const *table, si
 	return table[fuzz_below(f, n)];
 }
 
+#ifdef FUZZ_LIBFUZZER
+/* Reports a failed check with the iteration of the input, then aborts
+ * (libFuzzer saves the input). */
+#define fuzz_fail(f, ...)                                                                     \
+	do {                                                                                  \
+		fprintf(stderr, "fuzz: check failed at iteration %llu of the input: ",           \
+			(unsigned long long)(f)->iteration);                                       \
+		fprintf(stderr, __VA_ARGS__);                                                     \
+		fprintf(stderr, "\n");                                                            \
+		abort();                                                                          \
+	} while (0)
+#else
 /* Reports a failed check with the seed and iteration, then aborts. */
 #define fuzz_fail(f, ...)                                                                     \
 	do {                                                                                  \
@@ -61,6 +126,7 @@ static inline const char *fuzz_pick(struct fuzz *f, const char *const *table, si
 		fprintf(stderr, "\n");                                                            \
 		abort();                                                                          \
 	} while (0)
+#endif
 
 /* Mutates buf[0..*len) in place (capacity cap): a few random byte flips,
  * insertions, deletions, duplicated runs and interesting bytes. */
@@ -114,6 +180,40 @@ static inline void fuzz_mutate(struct fuzz *f, unsigned char *buf, size_t *len, 
 	}
 }
 
+#ifdef FUZZ_LIBFUZZER
+#ifndef FUZZ_INPUT_ITERATIONS
+#define FUZZ_INPUT_ITERATIONS 64
+#endif
+#ifndef FUZZ_INPUT_FIRST_ITERATION   /* a harness whose iteration 0 is slow starts later */
+#define FUZZ_INPUT_FIRST_ITERATION 0
+#endif
+
+/* FNV-1a of data[0..size): the PRNG seed of an input (never 0). */
+static inline uint64_t fuzz_input_hash(const uint8_t *data, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ data[i]) * 0x100000001b3ull;
+	return h ? h : 1;
+}
+
+/* Defines LLVMFuzzerTestOneInput(): one input is iterations
+ * FUZZ_INPUT_FIRST_ITERATION, the next, ... of fuzz_one while its bytes
+ * last (at least one, at most FUZZ_INPUT_ITERATIONS). */
+#define FUZZ_MAIN(name)                                                                        \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);                          \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                           \
+	{                                                                                      \
+		struct fuzz f = { .input = data, .input_left = size };                         \
+		f.seed = f.state = fuzz_input_hash(data, size);                                \
+		f.iteration = FUZZ_INPUT_FIRST_ITERATION;                                      \
+		do                                                                             \
+			fuzz_one(&f);                                                          \
+		while (f.input_left &&                                                         \
+		       ++f.iteration < FUZZ_INPUT_FIRST_ITERATION + FUZZ_INPUT_ITERATIONS);   \
+		return 0;                                                                      \
+	}
+#else
 /* Defines main(): parses --seed/--iterations, runs fuzz_one per iteration. */
 #define FUZZ_MAIN(name)                                                                        \
 	int main(int argc, char **argv)                                                        \
@@ -142,5 +242,6 @@ static inline void fuzz_mutate(struct fuzz *f, unsigned char *buf, size_t *len, 
 		       (unsigned long long)iterations, (unsigned long long)f.seed);            \
 		return 0;                                                                      \
 	}
+#endif
 
 #endif

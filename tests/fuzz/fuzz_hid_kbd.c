@@ -62,6 +62,8 @@ static void fuzz_one(struct fuzz *f)
 					: (uint8_t)fuzz_u64(f);
 	if (fuzz_below(f, 50) == 0 && len == 8)
 		memset(b + 2, 1, 6);
+	if (f->iteration == 0)   /* each libFuzzer input starts with no key held */
+		memset(&prev, 0, sizeof(prev));
 	struct hid_kbd_report cur = { .mods = 0xEE, .nkeys = 0xEE };
 	const struct hid_kbd_report untouched = cur;
 	const char *why = NULL;

@@ -18,8 +18,8 @@
 #define TEXT_MAX 8192
 #define PRESETS_MAX 17
 
-/* The example of docs/machines.md, with a power line: the presets have
- * no events and no power line. */
+/* The example of docs/machines.md, with events and a power line with
+ * every attribute (the presets have no events). */
 static const char example[] =
 	"model small hybrid\ncpus 4\nmemory 512M\nhfi-rows 2\nspeed P 1.0\nspeed E 0.54\n"
 	"smt-throughput P 1.39\n"
@@ -28,7 +28,7 @@ static const char example[] =
 	"cpu 2 type=E core=1 module=1 llc=0 row=1\ncpu 3 type=E core=2 module=1 llc=0 row=1\n"
 	"hfi 0 perf=255 ee=80\nhfi 1 perf=140 ee=200\n"
 	"event 5000 row=1 perf=200 ee=200\nevent 6000 row=0 perf=10 ee=10  # later\n"
-	"power budget=12.5 P=6 E=2.25 smt=1\n";
+	"power budget=12.5 P=6 E=2.25 smt=1 idle-P=0.2 idle-E=0.1 base=2\n";
 
 /* The HFI statements with several classes (docs/machines.md). */
 static const char example_classes[] =
@@ -40,7 +40,8 @@ static const char example_classes[] =
 	"hfi 0 perf=255 ee=80 class1=250,70 class2=240,60 class3=200,50\n"
 	"hfi 1 perf=255 ee=80 class1=250,70 class2=240,60 class3=200,50\n"
 	"hfi 2 perf=140 ee=200 class1=100,190 class2=90,180 class3=200,250\n"
-	"event 5000 row=2 perf=200 ee=200 class3=7,8\nevent 6000 row=0 perf=0 ee=0 class1=1,2 class2=3,4\n";
+	"event 5000 row=2 perf=200 ee=200 class3=7,8\nevent 6000 row=0 perf=0 ee=0 class1=1,2 class2=3,4\n"
+	"class-speed vector P=1.0 E=0.7\nclass-speed 3 E=1.25 P=0.5\nclass-speed vnni P=8 E=0.001\n";
 
 static const char *preset[PRESETS_MAX];
 static size_t preset_len[PRESETS_MAX];
@@ -190,6 +191,34 @@ static void check_hfi(struct fuzz *f, const struct machine *m)
 				  m->hfi_classes);
 }
 
+/* class-speed: never class 0, factors 0 (not given) only on classes
+ * without a line, at most 8.000, every core type in use on each line. */
+static void check_class_speed(struct fuzz *f, const struct machine *m)
+{
+	for (unsigned c = 0; c < MACHINE_HFI_CLASSES_MAX; c++) {
+		unsigned given = 0;
+		for (unsigned t = 0; t < MACHINE_CORE_TYPES; t++) {
+			if (m->class_speed[c][t] > 8 * MACHINE_SPEED_ONE)
+				fuzz_fail(f, "class %u type %u: factor %u", c, t, m->class_speed[c][t]);
+			given |= m->class_speed[c][t];
+		}
+		if ((c == 0 && (given || m->class_speed_line[0])) || (given && !m->class_speed_line[c]) ||
+		    (!given && m->class_speed_line[c]))
+			fuzz_fail(f, "class %u: factors without a line or a line without factors", c);
+		if (machine_class_speed(m, c, 0) == 0)
+			fuzz_fail(f, "class %u: factor 0", c);
+		if (!m->class_speed_line[c] || m->topology == MACHINE_TOPOLOGY_CPUID)
+			continue;
+		for (unsigned i = 0; i < m->cpu_count; i++)
+			if (!m->class_speed[c][m->cpu[i].type])
+				fuzz_fail(f, "class %u: no factor for cpu %u's type", c, i);
+	}
+	if (m->topology == MACHINE_TOPOLOGY_CPUID)
+		for (unsigned c = 0; c < MACHINE_HFI_CLASSES_MAX; c++)
+			if (m->class_speed_line[c])
+				fuzz_fail(f, "class-speed line %u with topology cpuid", m->class_speed_line[c]);
+}
+
 /* The promises of machine_check() and the parser, checked on m. */
 static void check_machine(struct fuzz *f, const struct machine *m)
 {
@@ -210,10 +239,16 @@ static void check_machine(struct fuzz *f, const struct machine *m)
 		    (unsigned)m->event[i].row >= m->hfi_rows)
 			fuzz_fail(f, "event %u out of order or row %d", i, m->event[i].row);
 	check_hfi(f, m);
+	check_class_speed(f, m);
 	const struct machine_power *pw = &m->power;
-	if (pw->line && (pw->budget_mw == 0 || pw->budget_mw > MACHINE_POWER_MAX_MW ||
-			 pw->smt_mw > MACHINE_POWER_MAX_MW))
-		fuzz_fail(f, "power budget %u mW, smt %u mW", pw->budget_mw, pw->smt_mw);
+	if (pw->line && (pw->budget_mw > MACHINE_POWER_MAX_MW || pw->smt_mw > MACHINE_POWER_MAX_MW ||
+			 pw->base_mw > MACHINE_POWER_MAX_MW))
+		fuzz_fail(f, "power budget %u mW, smt %u mW, base %u mW", pw->budget_mw, pw->smt_mw,
+			  pw->base_mw);
+	for (unsigned t = 0; t < MACHINE_CORE_TYPES; t++)
+		if (pw->idle_mw[t] > MACHINE_POWER_MAX_MW || (!pw->line && (pw->idle_mw[t] || pw->core_mw[t])))
+			fuzz_fail(f, "power of core type %u: idle %u mW without a line or too high", t,
+				  pw->idle_mw[t]);
 	if (m->topology == MACHINE_TOPOLOGY_CPUID) {
 		if (pw->line)
 			fuzz_fail(f, "power line %u in a topology cpuid description", pw->line);

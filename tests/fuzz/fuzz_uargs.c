@@ -38,7 +38,8 @@ static int model(uint64_t uargv, uint32_t argc, char *out, uint32_t *out_bytes)
 		return ERR_INVAL;
 	if (argc > SPAWN_ARGC_MAX)
 		return ERR_TOOBIG;
-	if (uargv < USER_MEM_BASE || uargv + 8ull * argc > USER_MEM_BASE + MEM_SIZE)
+	if (uargv < USER_MEM_BASE || uargv > USER_MEM_BASE + MEM_SIZE ||
+	    8ull * argc > USER_MEM_BASE + MEM_SIZE - uargv)   /* no wrap past 2^64 */
 		return ERR_FAULT;
 	for (uint32_t i = 0; i < argc; i++) {
 		uint64_t p;

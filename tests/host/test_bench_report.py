@@ -225,6 +225,32 @@ def test_run_blocks(ctx):
     assert read_csv(os.path.join(ctx.tmp, "out", "cpu.runs.csv"))[1][13] == ""
 
 
+def test_energy_block(ctx):
+    """energy/1 (bench's NAME.energy): a valid block is written and plotted
+    (watts and the figure per joule over the thread counts); a negative
+    joule count is refused by name; per_joule may be empty (workloads
+    without a per-joule unit)."""
+    head = "policy,threads,sample,order,joules,seconds,watts,per_joule,per_joule_unit"
+    good = ["ule,4,1,1,243.664000,10.000000,24.366,1094279.650,events/J",
+            "hmp-ee,4,1,2,116.008000,10.000000,11.600,1525214.855,events/J",
+            "ule,8,1,3,490.668000,10.000000,49.066,1174358.869,events/J",
+            "hmp-ee,8,1,4,172.013000,10.000000,17.201,2057277.081,events/J"]
+    lines = block("cpu.energy", "energy/1", [head] + good)
+    lines += block("make.energy", "energy/1", [head, "ule,4,1,1,20.000000,2.000000,10.000,,"])
+    lines += block("bad.energy", "energy/1", [head, good[0].replace("243.664000", "-1")])
+    log = os.path.join(ctx.tmp, "energy.log")
+    with open(log, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    out_dir = os.path.join(ctx.tmp, "out")
+    rc, out, err = run_tool("-o", out_dir, log)
+    assert rc == 1, (rc, out, err)
+    assert "block cpu.energy (schema energy/1, log lines 1-7): 4 rows" in out, out
+    assert "block make.energy (schema energy/1, log lines 8-11): 1 rows" in out, out
+    assert "bad.energy (schema energy/1, log line 14): joules '-1' is not a number of at least 0; skipped" in err, err
+    check_png(os.path.join(out_dir, "cpu.energy.png"))
+    assert read_csv(os.path.join(out_dir, "cpu.energy.csv"))[2][7] == "1525214.855"
+
+
 def test_no_blocks_and_unreadable(ctx):
     empty = os.path.join(ctx.tmp, "boot.log")
     with open(empty, "w") as f:

@@ -380,15 +380,53 @@ def test_every_bench_workload_runs(ctx):
         assert blocks(out, "runs/1") and blocks(out, "placement/1"), wl
 
 
-def test_policies_are_benchs(ctx):
-    """schedsim knows every built-in policy of the kernel's bench
-    (kernel/shell/cmd_bench_policy.c) by the same name, plus oracle and
-    random."""
-    with open(os.path.join(ROOT, "kernel", "shell", "cmd_bench_policy.c")) as f:
-        kernel = re.findall(r'^\t\{ "([^"]+)", "', f.read(), re.M)
-    listing = schedsim(ctx, "--list").split("policies (POLICY[:NAME=VALUE]...):\n")[1].split("options")[0]
-    sim = re.findall(r"^  (\S+) ", listing, re.M)
-    assert len(kernel) >= 8 and sim == kernel + ["oracle", "random"], (kernel, sim)
+def test_docs_variables_tables_are_the_code_table(ctx):
+    """The variables tables of docs/sched.md and docs/hmp.md are what
+    kernel/sched/sched_vars.def says, and docs/bench.md's policies what
+    kernel/bench/bench_policy_table.c says (tools/sched-vars-docs.py
+    --check); and
+    the check fails, with a diff naming the row, on a doc whose table
+    differs or is missing."""
+    tool = os.path.join(ROOT, "tools", "sched-vars-docs.py")
+    p = subprocess.run([tool, "--check", "--build", ctx.build], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-3000:]
+    root = os.path.join(ctx.tmp, "repo")
+    os.makedirs(os.path.join(root, "docs"))
+    for doc in ("sched.md", "hmp.md", "bench.md"):
+        with open(os.path.join(ROOT, "docs", doc)) as f:
+            text = f.read()
+        if doc == "sched.md":
+            text = text.replace("| `kern.sched.balance_interval` | 100 (hz) |", "| `kern.sched.balance_interval` | 128 |")
+        else:
+            text = re.sub(r"<!-- sched_vars hmp:", "<!-- sched_vars hmpx:", text)
+        with open(os.path.join(root, "docs", doc), "w") as f:
+            f.write(text)
+    p = subprocess.run([tool, "--check", "--build", ctx.build, "--root", root], capture_output=True, text=True)
+    assert p.returncode == 1, p.stderr
+    assert "-| `kern.sched.balance_interval` | 128 |" in p.stderr, p.stderr
+    assert "+| `kern.sched.balance_interval` | 100 (hz) |" in p.stderr, p.stderr
+    assert "docs/hmp.md: 0 blocks '<!-- sched_vars hmp: ... -->' (want 1)" in p.stderr, p.stderr
+
+
+def test_list_is_the_variable_table(ctx):
+    """schedsim --list names the kernel's bench policies (one table,
+    kernel/bench/bench_policy_table.c) plus oracle and random, and every
+    variable of kernel/sched/sched_vars.def but kern.sched.policy with its
+    range and default."""
+    listing = schedsim(ctx, "--list")
+    pols = re.findall(r"^  (\S+) ", listing.split("policies (POLICY[:NAME=VALUE]...):\n")[1].split("options")[0], re.M)
+    with open(os.path.join(ROOT, "kernel", "bench", "bench_policy_table.c")) as f:
+        named = re.findall(r'^\t\{ "([^"]+)", [01], "', f.read(), re.M)
+    assert len(named) >= 8 and pols == named + ["oracle", "random"], (named, pols)
+    with open(os.path.join(ROOT, "kernel", "sched", "sched_vars.def")) as f:
+        names = re.findall(r'^SCHED_VAR\(\w+, "([^"]+)"', f.read(), re.M)
+    variables = listing.split("variables (")[1]
+    assert len(names) >= 30
+    for name in names:
+        if name != "kern.sched.policy":
+            assert re.search(r"^  %s +\S.*, default \S+" % re.escape(name), variables, re.M), name
+    assert not re.search(r"^  kern.sched.policy ", variables, re.M)
+    assert re.search(r"^  kern.sched.balance_interval +1..100000 ticks, default 100 \(hz\): ", variables, re.M)
 
 
 def test_refusals(ctx):

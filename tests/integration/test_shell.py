@@ -1,9 +1,11 @@
 """Every shell command, bad input, line editing and both input devices, on
 one booted machine (4 CPUs, monitor socket for PS/2 key injection)."""
+import os
 import re
+import subprocess
 import time
 
-from qemu import PROMPT, TestFailure
+from qemu import PROMPT, ROOT, TestFailure
 
 
 def setup(ctx):
@@ -109,6 +111,36 @@ def test_sysctl_read_list_and_write(ctx, m):
     check("kern.shell.prompt: mosaic>  -> test#" in out, out)
     out = m.command('sysctl "kern.shell.prompt=mosaic> "')
     check("-> mosaic> " in out, out)
+
+
+def test_sched_sysctls_are_the_variable_table(ctx, m):
+    """Every variable of kernel/sched/sched_vars.def is a kern.sched.*
+    sysctl of the booted kernel holding the table's default (hz = 100), as
+    schedsim's generated docs tables give them; the words of a choice and
+    the range of a number are what the kernel accepts."""
+    rows = []
+    for which in ("ule", "hmp"):
+        table = subprocess.run([os.path.join(ROOT, "build", "schedsim"), "--vars-markdown", which],
+                               check=True, capture_output=True, text=True).stdout
+        rows += re.findall(r"^\| `(kern\.sched\.[\w.]+)` \| (\w+)[^|]*\| ([^|]+) \|", table, re.M)
+    check(len(rows) >= 30, rows)
+    out = m.command("sysctl kern.sched")
+    got = dict(re.findall(r"^(kern\.sched\.[\w.]+): (.*?)\r?$", out, re.M))
+    for name, default, values in rows:
+        check(got.get(name) == default, "%s: kernel %r, table %r\n%s" % (name, got.get(name), default, out))
+        lo_hi = re.match(r"(\d+)\.\.(\d+)", values.strip())
+        if lo_hi:
+            bad = int(lo_hi.group(2)) + 1
+            reply = m.command("sysctl %s=%d" % (name, bad))
+            check("%d is outside %s" % (bad, lo_hi.group(0)) in reply, reply)
+        else:
+            words = values.replace(" or a CPU list (kernel)", "").strip().split(", ")
+            reply = m.command("sysctl %s=nosuch" % name)
+            if "CPU list" in values:
+                check("is not %s or a CPU list" % ", ".join(words) in reply, reply)
+            else:
+                check("is not one of %s" % "|".join(words) in reply, reply)
+    check(got.get("kern.sched.quantum") == "100000" and got.get("kern.sched.name") == "ULE", out)
 
 
 def test_sysctl_bad_input(ctx, m):

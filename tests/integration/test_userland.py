@@ -9,6 +9,7 @@ with `sysctl debug.fail_nth=1`, so programs may make the kernel's
 allocations fail (oomwalk, faults spawnrace, sysfuzz's random calls)."""
 import os
 import re
+import time
 
 from qemu import ROOT, TestFailure
 
@@ -226,9 +227,15 @@ def test_background_kill_and_ctrl_c(ctx, m):
     out = m.command("run -b sysbench --threads 2 --time 600")
     r = re.search(r"run: sysbench started as pid (\d+)", out)
     check(r, out)
+    # Its main thread starts the two workers once it runs: wait for them
+    # (a loaded host may run ps before they exist), up to 30 s.
+    row = r"^\s*%s\s+0 sysbench\s+live\s.*\s\d+ \d+ \d+\s*$" % r.group(1)
+    deadline = time.monotonic() + 30
     out = m.command("ps")
-    check(re.search(r"^\s*%s\s+0 sysbench\s+live\s.*\s\d+ \d+ \d+\s*$" % r.group(1), out, re.M),
-          "sysbench and its three threads not in ps:\n" + out)
+    while not re.search(row, out, re.M) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        out = m.command("ps")
+    check(re.search(row, out, re.M), "sysbench and its three threads not in ps:\n" + out)
     m.command("kill %s" % r.group(1))
     m.expect(r"user: pid %s \(sysbench\) was killed" % r.group(1), 30)
     m.send("run sysbench --threads 1 --time 600\r")

@@ -106,6 +106,13 @@ void brt_work(uint64_t ns)
 		host_self->work_ns += ns;
 }
 
+/* The host has no classes of code: class cls does brt_work(ns). */
+void brt_work_class(uint64_t ns, unsigned cls)
+{
+	(void)cls;
+	brt_work(ns);
+}
+
 void brt_sleep(uint64_t ns)
 {
 	uint64_t end = brt_now() + ns;

@@ -249,6 +249,17 @@ void hmp_provide(enum hmp_provider p, int cpu, unsigned mask, int capacity, int 
 	fake.hmp_ee[cpu] = ee;
 }
 
+void hmp_provide_class(enum hmp_provider p, int cpu, unsigned cls, int perf, int ee)
+{
+	(void)perf;
+	(void)ee;
+	if (p != HMP_PROV_HFI || cpu < 0 || cpu >= FAKE_CPUS || cls == 0) {
+		fake.faults++;
+		return;
+	}
+	fake.hmp_class_provides++;
+}
+
 int hmp_publish(void)
 {
 	return ++fake.hmp_publishes;

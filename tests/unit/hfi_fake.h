@@ -48,6 +48,7 @@ struct fake {
 	int hmp_perf[FAKE_CPUS], hmp_ee[FAKE_CPUS];
 	unsigned hmp_mask[FAKE_CPUS];
 	int hmp_provides, hmp_publishes, hmp_active;
+	int hmp_class_provides;   /* columns of classes 1.. given (Thread Director tables) */
 	char hmp_why[128];
 	struct hfi_drv *drv;                   /* the driver under test (link checks) */
 };

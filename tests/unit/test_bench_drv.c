@@ -86,7 +86,7 @@ static void test_plan_refusals(void **state)
 	(void)state;
 	static const struct { const char *line, *want; } cases[] = {
 		{ "", "no workload named" },
-		{ "sysbench", "no workload 'sysbench' (cpu, make, pgbench, hackbench, schbench, frames)" },
+		{ "sysbench", "no workload 'sysbench' (cpu, make, pgbench, hackbench, schbench, frames, classmix)" },
 		{ "cpu --threads 0", "--threads: 0 is outside 1..256" },
 		{ "cpu --threads 257", "--threads: 257 is outside 1..256" },
 		{ "cpu --threads -1", "--threads: '-1' is not a number (1..256)" },
@@ -136,6 +136,7 @@ struct fake {
 	char current[32];     /* the policy set, "" after a restore */
 	int applies, restores, runs;
 	int stop_at, fail_check_at, apply_fail_at;   /* 1-based run / apply number; 0: never */
+	int metered;          /* 1: runs report energy (ule 3 J, hmp 2 J, each over 1 s) */
 };
 
 static int fake_apply(void *arg, const char *name, char *err, size_t len)
@@ -181,6 +182,8 @@ static int fake_run(void *arg, const struct bench_wl *wl, const uint64_t *opt, i
 	res->place.run_ns_shared = hmp ? 0 : 100;
 	res->place.end_cpu[0] = (uint16_t)threads;
 	res->extra[0] = 7;
+	res->energy_uj = f->metered ? (hmp ? 2000000 : 3000000) : -1;
+	res->elapsed_ns = 1000000000u;
 	if (f->runs == f->stop_at) {
 		res->aborted = 1;
 		return 1;
@@ -281,6 +284,36 @@ static void test_alternation_and_report(void **state)
 	bench_data_free(&d);
 }
 
+/* Energy, where the platform meters it: the run's line, the [Energy]
+ * table (work per joule = the figure / average watts, against A with the
+ * U test) and its CSV; nothing of it without energy. */
+static void test_energy_report(void **state)
+{
+	(void)state;
+	struct fake f = { .metered = 1 };
+	struct bench_plan pl;
+	struct bench_data d;
+	drive("cpu --threads 2 --runs 3 --policy ule,hmp", 0, &f, &pl, &d);
+	/* run 2: hmp, 3020.02 events/s at 2 W */
+	assert_non_null(strstr(text, "bench:   energy: 2.000 J over 1000 ms, 2.000 W average, 1510.010 events/J\n"));
+	assert_non_null(strstr(text, "bench:   energy: 3.000 J over 1000 ms, 3.000 W average, 673.336 events/J\n"));
+	assert_non_null(strstr(text, "[Energy] medians of the runs"));
+	/* medians: ule 673.343 (runs 1, 3, 5), hmp 1510.020 events/J: 224.26 %; 3 of 3
+	 * above: p = 0.1 */
+	assert_non_null(strstr(text, "A ule                        2     3        3.000      3.000        673.343         -        -\n"));
+	assert_non_null(strstr(text, "B hmp                        2     3        2.000      2.000       1510.020   224.26%   0.1000\n"));
+	assert_int_equal(csv_rows("cpu.energy"), 1 + 6);
+	assert_non_null(strstr(text, "\nhmp,2,1,2,2.000000,1.000000,2.000,1510.010,events/J\n"));
+	bench_data_free(&d);
+
+	struct fake g = { 0 };   /* not metered */
+	drive("cpu --threads 2 --runs 1 --policy ule", 0, &g, &pl, &d);
+	assert_null(strstr(text, "energy"));
+	assert_null(strstr(text, "[Energy]"));
+	assert_int_equal(csv_rows("cpu.energy"), -1);
+	bench_data_free(&d);
+}
+
 static void test_compact_layout_with_latency(void **state)
 {
 	(void)state;
@@ -359,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_plan_defaults_and_forms),
 		cmocka_unit_test(test_plan_refusals),
 		cmocka_unit_test(test_alternation_and_report),
+		cmocka_unit_test(test_energy_report),
 		cmocka_unit_test(test_compact_layout_with_latency),
 		cmocka_unit_test(test_stop_keeps_completed_runs),
 		cmocka_unit_test(test_failed_check_is_not_a_sample),

@@ -29,7 +29,7 @@
 static void test_registry_descriptors(void **state)
 {
 	(void)state;
-	assert_int_equal(bench_wl_count(), 6);
+	assert_int_equal(bench_wl_count(), 7);
 	for (int i = 0; i < bench_wl_count(); i++) {
 		const struct bench_wl *wl = bench_wl_at(i);
 		uint64_t opt[BENCH_WL_OPT_MAX];
@@ -40,6 +40,8 @@ static void test_registry_descriptors(void **state)
 			assert_string_not_equal(bench_wl_at(k)->name, wl->name);
 		assert_true(wl->descr && wl->seed && wl->unit && wl->unit[0] && wl->threads_means);
 		assert_true(wl->decimals >= 0 && wl->decimals <= 6);
+		/* a figure per joule only for rates per second (events/s, fps, tps, ...) */
+		assert_true(!wl->per_joule || (strstr(wl->per_joule, "/J") && wl->higher_is_better));
 		assert_true(wl->threads_min >= 1 && wl->threads_min <= wl->threads_def &&
 			    wl->threads_def <= wl->threads_max && wl->threads_max <= BENCH_WL_THREADS_MAX);
 		assert_true(wl->nopts <= BENCH_WL_OPT_MAX && wl->nextra <= BENCH_WL_EXTRA_MAX &&
@@ -53,7 +55,7 @@ static void test_registry_descriptors(void **state)
 		assert_true(!wl->check || wl->check(opt, wl->threads_def, err, sizeof(err)) == 0);
 	}
 	assert_null(bench_wl_find("sysbench"));
-	assert_null(bench_wl_at(6));
+	assert_null(bench_wl_at(7));
 	assert_null(bench_wl_at(-1));
 }
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 #include <string.h>
-#include "../../kernel/shell/cpulist.h"
+#include <cpulist.h>
 
 static char err[128];
 

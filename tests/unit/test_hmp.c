@@ -212,6 +212,59 @@ static void test_smt_share(void **state)
 	assert_int_equal(rd(0).smt_from, HMP_PROV_MACHINE);
 }
 
+/* Thread Director class columns: a provider's classes, class 0 where it
+ * gave none, the shared scores, a manual perf override applying to every
+ * class, the all-zero rule and a withdrawal. */
+static void test_class_columns(void **state)
+{
+	(void)state;
+	fresh(2);
+	for (int c = 0; c < 2; c++) {
+		hmp_provide(HMP_PROV_HFI, c, HMP_PERF | HMP_EE, 0, c ? 560 : 976, c ? 800 : 320);
+		hmp_provide_smt(HMP_PROV_HFI, c, 512);
+	}
+	hmp_provide_class(HMP_PROV_HFI, 0, ITD_VECTOR, 1020, 300);
+	hmp_provide_class(HMP_PROV_HFI, 1, ITD_VECTOR, 400, 600);
+	hmp_provide_class(HMP_PROV_HFI, 1, ITD_CLASS_MAX, 4, 4);   /* out of range: ignored */
+	uint64_t gen = hmp_generation();
+	hmp_publish();
+	assert_true(hmp_generation() > gen);
+	assert_int_equal(hmp_score_class(0, 0, 0, ITD_SCALAR), 976);
+	assert_int_equal(hmp_score_class(0, 0, 0, ITD_VECTOR), 1020);
+	assert_int_equal(hmp_score_class(1, 0, 0, ITD_VECTOR), 400);
+	assert_int_equal(hmp_score_class(1, 1, 0, ITD_VECTOR), 600);
+	assert_int_equal(hmp_score_class(1, 0, 1, ITD_VECTOR), 200);
+	assert_int_equal(hmp_score_class(1, 0, 0, ITD_VNNI), 560);   /* not given: class 0 */
+	assert_int_equal(hmp_score_class(1, 1, 0, ITD_SPIN), 800);
+	assert_int_equal(hmp_score_class(1, 0, 0, ITD_CLASS_MAX), 0);
+	assert_int_equal(rd(1).cls_perf[ITD_VECTOR], 400);
+	assert_int_equal(rd(1).cls_perf[0], 560);
+	/* a class column alone changes the record */
+	gen = hmp_generation();
+	hmp_provide_class(HMP_PROV_HFI, 1, ITD_VECTOR, 420, 600);
+	hmp_publish();
+	assert_true(hmp_generation() > gen);
+	assert_int_equal(hmp_score_class(1, 0, 0, ITD_VECTOR), 420);
+	/* a manual perf (no columns) scores every class */
+	hmp_provide(HMP_PROV_MANUAL, 1, HMP_PERF, 0, 700, 0);
+	hmp_publish();
+	assert_int_equal(hmp_score_class(1, 0, 0, ITD_VECTOR), 700);
+	assert_int_equal(hmp_score_class(1, 1, 0, ITD_VECTOR), 600);   /* ee still HFI's */
+	hmp_withdraw(HMP_PROV_MANUAL, 1, HMP_PERF);
+	/* every perf 0: no information, every class follows class 0 */
+	for (int c = 0; c < 2; c++)
+		hmp_provide(HMP_PROV_HFI, c, HMP_PERF, 0, 0, 0);
+	hmp_publish();
+	assert_int_equal(hmp_score_class(0, 0, 0, ITD_VECTOR), hmp_score(0, 0, 0));
+	/* withdrawn columns: class 0 again */
+	hmp_provide(HMP_PROV_HFI, 1, HMP_PERF, 0, 560, 0);
+	hmp_provide(HMP_PROV_HFI, 0, HMP_PERF, 0, 976, 0);
+	hmp_withdraw(HMP_PROV_HFI, -1, HMP_CLASSES);
+	hmp_publish();
+	assert_int_equal(hmp_score_class(1, 0, 0, ITD_VECTOR), 560);
+	assert_int_equal(hmp_score_class(0, 1, 1, ITD_VECTOR), hmp_score(0, 1, 1));
+}
+
 static void test_generations(void **state)
 {
 	(void)state;
@@ -340,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_never_marks),
 		cmocka_unit_test(test_capacity_floor),
 		cmocka_unit_test(test_smt_share),
+		cmocka_unit_test(test_class_columns),
 		cmocka_unit_test(test_generations),
 		cmocka_unit_test(test_describe_core_types),
 		cmocka_unit_test(test_describe_hwp),

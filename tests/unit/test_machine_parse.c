@@ -409,15 +409,27 @@ static void test_power(void **state)
 	assert_int_equal(mach.power.smt_mw, 0);
 	expect_error(GOOD "power budget=28 P=6\n",
 		     "t.machine:14: 'power' gives no E= but CPU 2 (line 10) is a E core");
-	expect_error(GOOD "power P=6 E=2\n",
-		     "t.machine:14: 'power' needs budget=W (and TYPE=W for each core type)");
+	assert_int_equal(parse(GOOD "power P=6 E=2 idle-P=0.2 idle-E=0 base=4.5\n"), 0);
+	assert_int_equal(mach.power.budget_mw, 0);   /* no budget: metered only */
+	assert_int_equal(mach.power.idle_mw[CPU_CORE_P], 200);
+	assert_int_equal(mach.power.idle_mw[CPU_CORE_E], 0);
+	assert_int_equal(mach.power.base_mw, 4500);
+	expect_error(GOOD "power base=4 idle-P=1\n",
+		     "t.machine:14: 'power' needs TYPE=W for each core type (e.g. P=7 E=1.5)");
+	expect_error(GOOD "power P=6 E=2 idle-P=1 idle-P=2\n", "t.machine:14: 'idle-P=' given twice");
+	expect_error(GOOD "power P=6 E=2 idle-X=1\n",
+		     "t.machine:14: unknown power attribute 'idle-X' (expected P= E= LP-E= none= smt= idle-P= idle-E= idle-LP-E= idle-none= base= budget=)");
+	expect_error(GOOD "power P=6 E=2 base=1001\n",
+		     "t.machine:14: bad number '1001' for base (expected watts, 0 to 1000, at most three decimals, e.g. 6.5)");
+	expect_error(GOOD "power P=6 E=2 budget=0\n",
+		     "t.machine:14: bad number '0' for budget (expected watts, above 0 up to 1000, at most three decimals, e.g. 6.5)");
 	expect_error(GOOD "power budget=28 P=6 E=2 P=7\n", "t.machine:14: 'P=' given twice");
 	expect_error(GOOD "power budget=28 P=6 E=2\npower budget=20 P=6 E=2\n",
 		     "t.machine:15: duplicate 'power' (first at line 14)");
 	expect_error(GOOD "power budget=28 P=6 E=2 gpu=5\n",
-		     "t.machine:14: unknown power attribute 'gpu' (expected budget= P= E= LP-E= none= smt=)");
+		     "t.machine:14: unknown power attribute 'gpu' (expected P= E= LP-E= none= smt= idle-P= idle-E= idle-LP-E= idle-none= base= budget=)");
 	expect_error(GOOD "power budget=28 P=6 E\n",
-		     "t.machine:14: unknown power attribute 'E' (expected budget= P= E= LP-E= none= smt=)");
+		     "t.machine:14: unknown power attribute 'E' (expected P= E= LP-E= none= smt= idle-P= idle-E= idle-LP-E= idle-none= base= budget=)");
 	static const char *const bad[] = { "0", "1000.001", "1001", "1.2345", "x", "", ".5", "5.",
 					   "-1", "99999999999" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -434,6 +446,54 @@ static void test_power(void **state)
 		     "t.machine:5: 'power' needs the cpu lines ('topology cpuid' has none)");
 }
 
+/* The optional `class-speed` lines: factors in thousandths relative to
+ * class 0 on the same core type, every core type in use on each line. */
+static void test_class_speed(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(GOOD), 0);
+	assert_int_equal(machine_class_speed(&mach, 1, CPU_CORE_E), 1000);
+	assert_int_equal(parse(GOOD "class-speed vector P=1.0 E=0.7  # modelled\nclass-speed 3 E=2 P=0.125\n"), 0);
+	assert_int_equal(mach.class_speed_line[1], 14);
+	assert_int_equal(mach.class_speed_line[3], 15);
+	assert_int_equal(machine_class_speed(&mach, 1, CPU_CORE_P), 1000);
+	assert_int_equal(machine_class_speed(&mach, 1, CPU_CORE_E), 700);
+	assert_int_equal(machine_class_speed(&mach, 3, CPU_CORE_E), 2000);
+	assert_int_equal(machine_class_speed(&mach, 3, CPU_CORE_P), 125);
+	assert_int_equal(machine_class_speed(&mach, 0, CPU_CORE_E), 1000);
+	assert_int_equal(machine_class_speed(&mach, 2, CPU_CORE_E), 1000);
+	assert_int_equal(mach.speed[CPU_CORE_E], 540);
+	expect_error(GOOD "class-speed vector P=1.0\n",
+		     "t.machine:14: 'class-speed vector' gives no E= but CPU 2 (line 10) is a E core");
+	expect_error(GOOD "class-speed scalar P=1 E=1\n",
+		     "t.machine:14: class-speed of class 0 (scalar): that is the 'speed' line's speed");
+	expect_error(GOOD "class-speed 0 P=1 E=1\n",
+		     "t.machine:14: class-speed of class 0 (scalar): that is the 'speed' line's speed");
+	expect_error(GOOD "class-speed avx P=1 E=1\n",
+		     "t.machine:14: unknown class 'avx' (expected vector, vnni, spin or 1..7)");
+	expect_error(GOOD "class-speed 8 P=1 E=1\n",
+		     "t.machine:14: unknown class '8' (expected vector, vnni, spin or 1..7)");
+	expect_error(GOOD "class-speed vector\n",
+		     "t.machine:14: expected 'class-speed CLASS TYPE=X...' (e.g. 'class-speed vector P=1.0 E=0.7')");
+	expect_error(GOOD "class-speed vector P=1 E=1\nclass-speed 1 P=1 E=1\n",
+		     "t.machine:15: duplicate 'class-speed 1' (first at line 14)");
+	expect_error(GOOD "class-speed vector P=1 E=1 P=2\n", "t.machine:14: 'P=' given twice");
+	expect_error(GOOD "class-speed vector P=1 gpu=2\n",
+		     "t.machine:14: unknown class-speed attribute 'gpu' (expected P= E= LP-E= none=)");
+	static const char *const bad[] = { "0", "0.0", "8.001", "9", "-1", "x", "1.2345", "" };
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[1024], want[200];
+		snprintf(text, sizeof(text), GOOD "class-speed vector P=1 E=%s\n", bad[i]);
+		snprintf(want, sizeof(want),
+			 "t.machine:14: bad number '%s' for E= (expected a factor above 0 up to 8, at "
+			 "most three decimals, e.g. 0.7)", bad[i]);
+		expect_error(text, want);
+	}
+	assert_int_equal(parse(GOOD "class-speed vnni P=8 E=0.001\n"), 0);
+	expect_error("model m\ncpus 2\nmemory 1G\ntopology cpuid\nclass-speed spin none=1\n",
+		     "t.machine:5: 'class-speed' needs the cpu lines ('topology cpuid' has none)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_hfi_errors),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_class_speed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -168,7 +168,7 @@ static void test_refusals(void **state)
 	expect_refusal("hmp:steer", "policy 'hmp:steer': option 'steer' is not NAME=VALUE");
 	expect_refusal("hmp:steer=0:steer=1", "policy 'hmp:steer=0:steer=1': option 'steer' given twice");
 	expect_refusal("hmp:colour=1", "policy 'hmp:colour=1': unknown option 'colour' (schedsim --list shows them)");
-	expect_refusal("hmp:metric=speed", "policy 'hmp:metric=speed': metric: 'speed' is not one of perf, ee");
+	expect_refusal("hmp:metric=speed", "policy 'hmp:metric=speed': metric: 'speed' is not one of perf|ee");
 	struct sim_policy p;
 	assert_int_equal(sim_policy_parse("hmp:steer=7", &p, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "policy 'hmp:steer=7': steer"));
@@ -185,6 +185,10 @@ static void test_refusals(void **state)
 	assert_string_equal(err, "--sysctl 'kern.sched.slice': expected NAME=VALUE");
 	assert_int_equal(sim_sysctl_parse("kern.sched.slice=0", &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "1..1000"));
+	assert_int_equal(sim_sysctl_parse("kern.sched.policy=hmp", &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "--sysctl 'kern.sched.policy=hmp': give the policy with --policy");
+	assert_int_equal(sim_sysctl_parse("kern.sched.hmp.perf0=sdmx", &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "kern.sched.hmp.perf0: 'sdmx' is not one of sdm|strict|overflow");
 	assert_int_equal(sim_machine_load("machines", "no-such-machine", &sm, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "machines/no-such-machine.machine"));
 }

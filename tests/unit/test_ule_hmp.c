@@ -74,7 +74,7 @@ static void test_155h(void **state)
 /* Up-migration (beyond the report): a CPU-bound thread running on an
  * E-core while a P core idles is asked over by the idle P CPU and moves
  * there at its next switch; an idle CPU scans at most every
- * HMP_PULL_TICKS ticks, but at once after running a thread and again at the
+ * kern.sched.hmp.upmigrate_scan ticks, but at once after running a thread and again at the
  * next round when the thread it found has not started yet. */
 static void test_upmigration(void **state)
 {
@@ -93,7 +93,7 @@ static void test_upmigration(void **state)
 	sched_idle(4);                                 /* scans: th[0] may run on 12 only */
 	assert_false(th[0].ts_flags & TSF_PICKCPU);
 	sched_set_affinity(&th[0], NULL);              /* now free to move... */
-	sched_idle(4);                                 /* ...but the next scan waits HMP_PULL_TICKS */
+	sched_idle(4);                                 /* ...but the next scan waits upmigrate_scan ticks */
 	assert_false(th[0].ts_flags & TSF_PICKCPU);
 	struct cpuset p4 = ut_only(4);
 	place_on(1, &p4);                              /* unless CPU 4 runs a thread meanwhile */
@@ -110,7 +110,7 @@ static void test_upmigration(void **state)
 	assert_int_equal(th[0].ts_cpu, 4);                     /* for the CPU that asked */
 	assert_true(tdq_cpu(12)->tdq_stats.upmigrations == 1);
 	/* a thread added to idle E CPU 12 but not yet running there: the scan
-	 * that finds it scans again at the next round, not HMP_PULL_TICKS on */
+	 * that finds it scans again at the next round, not upmigrate_scan ticks on */
 	ut_hybrid(UT_I7, 0);
 	spt.self = 0;
 	sched_thread_init(&th[0], NULL, SCHED_CLASS_TIMESHARE, 0, &e);
@@ -340,7 +340,7 @@ static void test_primary_domain(void **state)
 	sched_idle(4);                                 /* an idle P CPU does not ask */
 	assert_false(th[0].ts_flags & TSF_PICKCPU);
 	sched_primary_kind = SCHED_PRIMARY_PERFORMANCE;
-	spt_advance(HMP_PULL_TICKS);
+	spt_advance((uint64_t)hmp_upmigrate_scan);
 	sched_idle(4);                                 /* into the domain: asked */
 	assert_true(th[0].ts_flags & TSF_PICKCPU);
 	sched_primary_kind = SCHED_PRIMARY_ALL;

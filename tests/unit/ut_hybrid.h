@@ -70,6 +70,8 @@ static inline void ut_hmp_defaults(void)
 	hmp_sw_best = hmp_sw_latency = hmp_upmigrate = 1;
 	hmp_perf0 = HMP_PERF0_SDM;
 	hmp_metric = HMP_METRIC_PERF;
+	hmp_itd = 0;
+	hmp_itd_swap = 1;
 }
 
 /* A booted scheduler over shape kind, hmp filled from the machine

@@ -14,13 +14,14 @@ static inline void seed_all(int seed)
 		tdq_cpu(c)->tdq_rand = (uint32_t)(seed * 7919 + c * 104729 + 1);
 }
 
-/* A new CPU-bound thread i allowed on mask (NULL: all), added from CPU 0
- * and, if its CPU was idle, made that CPU's running thread; returns the
- * CPU it went to. */
-static inline int place_on(int i, const struct cpuset *mask)
+/* A new CPU-bound thread i of Thread Director class cls allowed on mask
+ * (NULL: all), added from CPU 0 and, if its CPU was idle, made that CPU's
+ * running thread; returns the CPU it went to. */
+static inline int place_on_class(int i, unsigned cls, const struct cpuset *mask)
 {
 	spt.self = 0;
 	sched_thread_init(&th[i], NULL, SCHED_CLASS_TIMESHARE, 0, mask);
+	sched_itd_class_set(&th[i], cls);
 	th[i].ts_runtime = 500u << SCHED_TICK_SHIFT;
 	sched_add(&th[i], 0);
 	int cpu = th[i].ts_cpu;
@@ -30,6 +31,12 @@ static inline int place_on(int i, const struct cpuset *mask)
 		spt.self = 0;
 	}
 	return cpu;
+}
+
+/* place_on() for a thread of Thread Director class 0 (scalar). */
+static inline int place_on(int i, const struct cpuset *mask)
+{
+	return place_on_class(i, 0, mask);
 }
 
 static inline int place(int i)

@@ -161,8 +161,10 @@ int main(int argc, char **argv)
 	if (m.topology == MACHINE_TOPOLOGY_FILE)
 		printf(", %u HFI row%s, %u event%s", m.hfi_rows, m.hfi_rows == 1 ? "" : "s",
 		       m.event_count, m.event_count == 1 ? "" : "s");
-	if (m.power.line)
+	if (m.power.budget_mw)
 		printf(", power budget %u.%03u W", m.power.budget_mw / 1000, m.power.budget_mw % 1000);
+	else if (m.power.line)
+		printf(", power metered");
 	printf("\n");
 	if (m.topology == MACHINE_TOPOLOGY_FILE && m.hfi_rows) {
 		char features[32];

@@ -283,9 +283,14 @@ static void seq_threads(void)
 	}
 }
 
-/* Names published up to the limit, looked up (ours and other workers'),
- * the endpoint closed (names stay ours: lookups ERR_DEAD), then bound to
- * a new endpoint. */
+/* The pid of the sequence run a worker belongs to (--run): service names
+ * carry it, so workers of runs going on at once (the shell's and torture's)
+ * never publish the same name. */
+static int64_t seq_run;
+
+/* Names published up to the limit, looked up (ours and other workers' of
+ * this run), the endpoint closed (names stay ours: lookups ERR_DEAD), then
+ * bound to a new endpoint. */
 static void seq_names(int me)
 {
 	char name[SVC_NAME_MAX];
@@ -295,19 +300,20 @@ static void seq_names(int me)
 		return;
 	}
 	for (int k = 0; k < 8; k++) {
-		snprintf(name, sizeof(name), "sysfuzz.%d.%d", me, k);
+		snprintf(name, sizeof(name), "sysfuzz.%ld.%d.%d", seq_run, me, k);
 		int r = svc_publish(ep, name);
 		seq_expect("SYS_SVC_PUBLISH", r, r == 0 || seq_limit(r));
 	}
 	for (int k = 0; k < 16; k++) {
-		snprintf(name, sizeof(name), "sysfuzz.%d.%d", (int)(next() % 8) + 1, (int)(next() % 8));
+		snprintf(name, sizeof(name), "sysfuzz.%ld.%d.%d", seq_run, (int)(next() % 8) + 1,
+			 (int)(next() % 8));
 		int h = svc_lookup(name);
 		seq_expect("SYS_SVC_LOOKUP", h, h >= 0 || h == ERR_NOENT || h == ERR_DEAD || seq_limit(h));
 		if (h >= 0)
 			handle_close(h);
 	}
 	handle_close(ep);
-	snprintf(name, sizeof(name), "sysfuzz.%d.0", me);
+	snprintf(name, sizeof(name), "sysfuzz.%ld.%d.0", seq_run, me);
 	int h = svc_lookup(name);
 	seq_expect("SYS_SVC_LOOKUP (dead)", h, h == ERR_DEAD || h == ERR_NOENT);
 	ep = ep_create();
@@ -434,14 +440,15 @@ static int seq_main(int64_t procs, int64_t rounds, int64_t seed)
 	static int pid[16];
 	if (procs > 16)
 		procs = 16;
-	char r[16];
+	char r[16], run[16];
 	snprintf(r, sizeof(r), "%ld", rounds);
+	snprintf(run, sizeof(run), "%d", getpid());
 	for (int i = 0; i < procs; i++) {
 		char s[16], w[16];
 		snprintf(s, sizeof(s), "%ld", seed * 100 + i);
 		snprintf(w, sizeof(w), "%d", i + 1);
-		const char *args[] = { "sysfuzz", "--worker", w, "--rounds", r, "--seed", s };
-		pid[i] = spawn("sysfuzz", 7, args, NULL, NULL, 0, 0, 0);
+		const char *args[] = { "sysfuzz", "--worker", w, "--rounds", r, "--seed", s, "--run", run };
+		pid[i] = spawn("sysfuzz", 9, args, NULL, NULL, 0, 0, 0);
 		if (pid[i] < 0)
 			printf("sysfuzz: worker %d: %s\n", i + 1, strerror(pid[i]));
 	}
@@ -472,7 +479,8 @@ int main(int argc, char **argv)
 			     : strcmp(argv[i], "--count") == 0  ? &count
 			     : strcmp(argv[i], "--procs") == 0  ? &procs
 			     : strcmp(argv[i], "--rounds") == 0 ? &rounds
-			     : strcmp(argv[i], "--worker") == 0 ? &worker : NULL;
+			     : strcmp(argv[i], "--worker") == 0 ? &worker
+			     : strcmp(argv[i], "--run") == 0    ? &seq_run : NULL;
 		if (!dst || i + 1 >= argc || parse_int(argv[i + 1], 1, 1000000000, dst)) {
 			printf("usage: sysfuzz [--seed S] [--count N] | --procs P --rounds R [--seed S]"
 			       "   (1..1000000000)\n");

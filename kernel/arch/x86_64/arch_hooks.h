@@ -68,7 +68,8 @@ struct thread *thread_create_detached(const char *name, void (*fn)(void *), void
 /* Sleep at least ns (tick resolution). Threads context, interrupts on. */
 void thread_sleep_ns(uint64_t ns);
 /* The calling thread's preemption-disable count (cpu/user_cpu.c, around a
- * TLB shootdown); the outermost enable switches if one was owed. */
+ * TLB shootdown; intr/ipi.c, around a cross-CPU call); the outermost
+ * enable switches if one was owed. */
 void preempt_disable(void);
 void preempt_enable(void);
 

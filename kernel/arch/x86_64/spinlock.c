@@ -72,6 +72,22 @@ int spin_trylock(struct spinlock *l)
 }
 
 /* See spinlock.h. */
+int spin_trylock_nmi(struct spinlock *l)
+{
+	if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		return 0;
+	l->owner = cpu_current();
+	return 1;
+}
+
+/* See spinlock.h. */
+void spin_unlock_nmi(struct spinlock *l)
+{
+	l->owner = SPINLOCK_NO_OWNER;
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+/* See spinlock.h. */
 int spin_held(const struct spinlock *l)
 {
 	return l->locked && l->owner == cpu_current();

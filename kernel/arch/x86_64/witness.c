@@ -20,7 +20,7 @@ int64_t witness_enabled;
 SYSCTL_INT(debug_witness, "debug.witness", &witness_enabled, 1, 0, 1,
 	   "check spinlock acquisition order (lock-order reversals panic)");
 
-static volatile uint32_t witness_busy;          /* guards the class table */
+static volatile uint32_t witness_busy;          /* guards the class table: 0, or its holder CPU + 1 */
 static const char *class_names[WITNESS_CLASSES];
 static unsigned class_count;
 static uint64_t seen_before[WITNESS_CLASSES];   /* bit b of [a]: a held when b taken */
@@ -31,10 +31,20 @@ struct held_locks {
 };
 static struct held_locks held[MAXCPU];
 
-static void table_lock(void)
+/* Takes the table lock: 1; or 0 at once when this CPU holds it already —
+ * an interrupt that came while this CPU was inside witness (a spin_lock()
+ * taken with interrupts on), whose own lock then goes unchecked rather
+ * than spinning for ever on the lock its CPU holds. */
+static int table_lock(void)
 {
-	while (__atomic_exchange_n(&witness_busy, 1, __ATOMIC_ACQUIRE))
+	uint32_t me = cpu_current() + 1, none = 0;
+	if (__atomic_load_n(&witness_busy, __ATOMIC_RELAXED) == me)
+		return 0;
+	while (!__atomic_compare_exchange_n(&witness_busy, &none, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		none = 0;
 		__builtin_ia32_pause();
+	}
+	return 1;
 }
 
 static void table_unlock(void)
@@ -61,7 +71,8 @@ void witness_acquire(const struct spinlock *l)
 	if (!witness_enabled)
 		return;
 	struct held_locks *h = &held[cpu_current()];
-	table_lock();
+	if (!table_lock())
+		return;
 	int c = class_of(l->name);
 	for (unsigned i = 0; c >= 0 && i < h->count; i++) {
 		unsigned before = h->classes[i];
@@ -88,7 +99,8 @@ void witness_release(const struct spinlock *l)
 	if (!witness_enabled)
 		return;
 	struct held_locks *h = &held[cpu_current()];
-	table_lock();
+	if (!table_lock())
+		return;   /* an interrupt inside witness on this CPU: its lock was not recorded */
 	int c = class_of(l->name);
 	table_unlock();
 	for (unsigned i = h->count; i-- > 0;) {

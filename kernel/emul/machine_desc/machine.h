@@ -62,15 +62,19 @@ struct machine_hfi_value {
 	uint8_t perf, ee;
 };
 
-/* The optional `power` line: a power budget per package, and what one
- * busy core of each type asks for at full speed (its first thread; each
- * further busy SMT thread of the core adds smt_mw). Milliwatts;
- * line 0 = no power line. A model (docs/hfi.md), used by the work clock. */
+/* The optional `power` line: what one busy core of each type draws at
+ * full speed (its first thread; each further busy SMT thread of the core
+ * adds smt_mw), what an idle core of each type draws, what the package
+ * draws besides its cores (base), and optionally a power budget per
+ * package (0: none, the model only meters). Milliwatts; line 0 = no power
+ * line. A model (docs/hfi.md), used by the work clock and its energy. */
 #define MACHINE_POWER_MAX_MW 1000000u   /* 1000 W */
 struct machine_power {
-	uint32_t budget_mw;
+	uint32_t budget_mw;                   /* 0: no budget */
 	uint32_t core_mw[MACHINE_CORE_TYPES];
+	uint32_t idle_mw[MACHINE_CORE_TYPES]; /* a core of the type with no busy thread */
 	uint32_t smt_mw;
+	uint32_t base_mw;                     /* the package besides its cores */
 	unsigned line;
 };
 
@@ -118,6 +122,13 @@ struct machine {
 	uint16_t speed[MACHINE_CORE_TYPES];
 	uint16_t smt_throughput[MACHINE_CORE_TYPES];
 	struct machine_power power;       /* `power` (optional) */
+	/* `class-speed CLASS TYPE=X`: a thread running code of Thread Director
+	 * class c on a core of type t runs at class_speed[c][t] / 1000 of its
+	 * rate with class-0 code there (same SMT share, throttle and power;
+	 * docs/machines.md). 0 = not given = 1.000; class 0 is always 1.000
+	 * (the `speed` line's). class_speed_line[c]: where class c was given. */
+	uint16_t class_speed[MACHINE_HFI_CLASSES_MAX][MACHINE_CORE_TYPES];
+	unsigned class_speed_line[MACHINE_HFI_CLASSES_MAX];
 	struct machine_cpu cpu[MACHINE_MAX_CPUS];
 	struct machine_hfi_row hfi[MACHINE_MAX_ROWS];
 	unsigned event_count;
@@ -148,6 +159,11 @@ int machine_apply(const struct machine *m, struct cpu_desc *const *desc, unsigne
  * (L1: the core's threads, L2: the module's APIC-id block, L3: the block
  * of its LLC's CPUs). Called by machine_apply(); caller serialises. */
 void machine_layout(const struct machine *m, struct cpu_desc *const *desc, unsigned count);
+
+/* The class-speed factor of class cls on core type type, in
+ * MACHINE_SPEED_ONE units: MACHINE_SPEED_ONE for class 0, a class or type
+ * out of range, or a factor not given. No lock. */
+unsigned machine_class_speed(const struct machine *m, unsigned cls, unsigned type);
 
 /* "P", "E", "LP-E" or "none". */
 const char *machine_core_type_name(unsigned type);

@@ -103,12 +103,12 @@ int machine_check(struct machine_parser *p)
 		return machine_fail(p, p->line_cpuid_levels,
 				    "'cpuid-levels' describes the cpu lines, and 'topology cpuid' has none");
 	if (m->topology == MACHINE_TOPOLOGY_CPUID)
-		return machine_power_check(p);
+		return machine_power_check(p) || machine_class_speed_check(p) ? -1 : 0;
 	for (unsigned i = 0; i < m->cpu_count; i++)
 		if (!m->cpu[i].line)
 			return machine_fail(p, p->line_cpus, "'cpus %u' but CPU %u is not described",
 					    m->cpu_count, i);
 	if (check_groups(p) || check_rows_and_speeds(p))
 		return -1;
-	return machine_power_check(p);
+	return machine_power_check(p) || machine_class_speed_check(p) ? -1 : 0;
 }

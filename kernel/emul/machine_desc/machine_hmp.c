@@ -1,7 +1,8 @@
 /* machine_hmp.c — an emulated machine's description as an hmp provider
  * (kernel/sched/hmp.h, HMP_PROV_MACHINE), shared by the kernel and the
  * simulator: each CPU's capacity from its core type's speed (the fastest
- * 1024), its initial scores from its HFI row, and the SMT share of a
+ * 1024), its initial scores from its HFI row (every Thread Director
+ * class the description gives, `hfi-classes`), and the SMT share of a
  * core type with several threads from its smt-throughput (what a second
  * thread adds, as a share of one alone). Portable; does not publish. */
 #include "machine.h"
@@ -19,9 +20,14 @@ void machine_hmp_provide(const struct machine *m, unsigned n)
 		unsigned smt = m->smt_throughput[mc->type];
 		hmp_provide(HMP_PROV_MACHINE, (int)c, HMP_CAPACITY,
 			    (int)((speed * HMP_CAPACITY_MAX + top / 2) / top), 0, 0);
-		if (mc->hfi_row >= 0 && m->hfi[mc->hfi_row].set)
-			hmp_provide(HMP_PROV_MACHINE, (int)c, HMP_PERF | HMP_EE, 0,
-				    m->hfi[mc->hfi_row].perf << 2, m->hfi[mc->hfi_row].ee << 2);
+		if (mc->hfi_row >= 0 && m->hfi[mc->hfi_row].set) {
+			const struct machine_hfi_row *row = &m->hfi[mc->hfi_row];
+			hmp_provide(HMP_PROV_MACHINE, (int)c, HMP_PERF | HMP_EE, 0, row->perf << 2,
+				    row->ee << 2);
+			for (unsigned k = 1; k < m->hfi_classes && k < ITD_CLASS_MAX; k++)
+				hmp_provide_class(HMP_PROV_MACHINE, (int)c, k, row->cls[k].perf << 2,
+						  row->cls[k].ee << 2);
+		}
 		if (smt > speed)
 			hmp_provide_smt(HMP_PROV_MACHINE, (int)c,
 					(int)(((smt - speed) * HMP_SMT_MAX + speed / 2) / speed));

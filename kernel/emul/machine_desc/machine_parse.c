@@ -198,6 +198,8 @@ static int parse_line(struct machine_parser *p, char **tok, int ntok, const char
 		return parse_speed(p, tok, ntok, m->smt_throughput, p->line_smt);
 	if (strcmp(key, "power") == 0)
 		return machine_power_parse(p, tok, ntok);
+	if (strcmp(key, "class-speed") == 0)
+		return machine_class_speed_parse(p, tok, ntok);
 	if (strcmp(key, "cpus") && strcmp(key, "memory") && strcmp(key, "hfi-rows") &&
 	    strcmp(key, "topology") && strcmp(key, "cpuid-levels"))
 		return machine_fail(p, p->line, "unknown key '%s'", key);

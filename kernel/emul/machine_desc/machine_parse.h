@@ -46,6 +46,12 @@ int machine_check_hfi(struct machine_parser *p);
 int machine_power_parse(struct machine_parser *p, char **tok, int ntok);
 int machine_power_check(struct machine_parser *p);
 
+/* machine_class_speed.c: the `class-speed CLASS TYPE=X...` line (0 or
+ * machine_fail()); after the last line, every core type the CPUs use has
+ * a factor on each class-speed line. */
+int machine_class_speed_parse(struct machine_parser *p, char **tok, int ntok);
+int machine_class_speed_check(struct machine_parser *p);
+
 /* machine_values.c: core type by name (-1 if unknown); a decimal integer
  * 0..max that is all digits (0 or -1); the same for line item `what`, with a
  * "bad number" error; a decimal such as 0.54 in MACHINE_SPEED_ONE units;

@@ -18,6 +18,7 @@
 #include <panic.h>
 #include <percpu.h>
 #include <sysctl.h>
+#include <watchdog.h>
 #include <arch_hooks.h>
 
 #define CALIBRATE_MS 50
@@ -74,17 +75,17 @@ static int tsc_is_invariant(void)
 	return (d >> 8) & 1;
 }
 
-/* The LAPIC timer vector: count one tick on this CPU, then the thread
- * layer's tick (timers, sched_clock). Interrupts off; only this CPU writes
- * its counter. */
+/* The LAPIC timer vector: count one tick on this CPU, the watchdogs,
+ * then the thread layer's tick (timers, sched_clock). Interrupts off;
+ * only this CPU writes its counter. */
 static void time_tick(struct trap_frame *tf)
 {
-	(void)tf;
 	struct percpu *p = percpu_self();
 	__atomic_store_n(&p->ticks, p->ticks + 1, __ATOMIC_RELAXED);
 	lapic_timer_tick();             /* TSC-deadline mode: the next one */
 	if (p->cpu == 0)
 		fbcon_tick();           /* the console's thread: text to draw, status line */
+	watchdog_tick(tf);
 	thread_tick();
 }
 

@@ -35,6 +35,14 @@ static inline uint64_t rdmsr(uint32_t msr)
 	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
 	return ((uint64_t)hi << 32) | lo;
 }
+/* RDMSR that survives a #GP (an MSR the CPU does not have): *val and 0,
+ * or -1 with *val untouched. msr_safe.asm; the #GP handler resumes at its
+ * fault label (msr_safe_fixup(), trap.c). Any context. */
+int rdmsr_safe(uint32_t msr, uint64_t *val);
+struct trap_frame;
+/* 1 (and tf moved to the fault label) when tf is a #GP of rdmsr_safe's
+ * RDMSR; 0 otherwise. From trap_dispatch(). */
+int msr_safe_fixup(struct trap_frame *tf);
 static inline void wrmsr(uint32_t msr, uint64_t v)
 {
 	__asm__ volatile("wrmsr" :: "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));

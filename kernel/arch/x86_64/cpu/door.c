@@ -1,8 +1,9 @@
 /*
  * door.c — the MSR/CPUID door (door.h). Each call first offers the access
- * to the emulated HFI device (kernel/emul/emul_hfi.c), which
- * answers only while a machine description with HFI rows is applied and
- * only for its own MSRs and CPUID leaf 06H's HFI fields; everything else
+ * to the emulated platform (kernel/emul/emul_door.c: the HFI device, the
+ * Thread Director, the RAPL counters), which answers only while a machine
+ * description presenting them is applied and only for their own MSRs and
+ * CPUID fields; everything else
  * is the RDMSR / WRMSR / CPUID instruction on the calling CPU (Intel SDM
  * vol. 2A, CPUID leaf 06H; vol. 2B, RDMSR and WRMSR). On real hardware
  * the device is never active, so the door is the instructions plus one
@@ -25,6 +26,24 @@ void door_wrmsr(uint32_t msr, uint64_t v)
 {
 	if (!emul_door_wrmsr(msr, v))
 		wrmsr(msr, v);
+}
+
+/* See door.h. */
+int door_rdmsr_safe(uint32_t msr, uint64_t *v)
+{
+	int rc = emul_door_rdmsr(msr, v);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	return rdmsr_safe(msr, v);
+}
+
+/* See door.h. HRESET imm8=0 is F3 0F 3A F0 C0 00 (the assembler may
+ * predate it). */
+void door_hreset(uint32_t eax)
+{
+	if (emul_door_hreset(eax))
+		return;
+	__asm__ volatile(".byte 0xf3, 0x0f, 0x3a, 0xf0, 0xc0, 0x00" ::"a"(eax) : "memory");
 }
 
 /* See door.h. The instruction runs first, so the device sees (and keeps)

@@ -3,8 +3,10 @@
  * thread, never from the interrupt (see hfi.h); and consistent reads of
  * the local copies for the shell.
  *
- * Each CPU gets the class-0 columns of its own row (the row of the legacy,
- * classless table), scaled to hmp's 0..1020 by shifting left two. A
+ * Each CPU gets the columns of its own row — class 0 (the row of the
+ * legacy, classless table) and, with Thread Director on, every other class
+ * the table has (hmp_provide_class) — scaled to hmp's 0..1020 by shifting
+ * left two. A
  * score of 0 means "do not schedule here" (Intel SDM vol. 3B, "Hardware
  * Feedback Interface"); every CPU at perf 0 at once is read as "no
  * information" (hmp does so too). Publications are at most one per
@@ -32,10 +34,17 @@ int hfi_publish_pending(const struct hfi_drv *d)
 	return 0;
 }
 
-/* Package k's class-0 values of its CPUs with a valid row into perf/ee
- * (raw bytes, by CPU), read under the sequence count; returns the number
- * of copies the values come from. */
-static uint64_t hfi_snapshot(const struct hfi_drv *d, int k, uint8_t *perf, uint8_t *ee)
+/* Classes of the layout that hmp keeps (at most ITD_CLASS_MAX). */
+static unsigned hfi_classes(const struct hfi_drv *d)
+{
+	return d->lay.ncls < ITD_CLASS_MAX ? d->lay.ncls : ITD_CLASS_MAX;
+}
+
+/* Package k's values of its CPUs with a valid row into perf/ee (raw
+ * bytes, by CPU and class, every class of the layout), read under the
+ * sequence count; returns the number of copies the values come from. */
+static uint64_t hfi_snapshot(const struct hfi_drv *d, int k, uint8_t (*perf)[ITD_CLASS_MAX],
+			     uint8_t (*ee)[ITD_CLASS_MAX])
 {
 	const struct hfi_pkg *p = &d->pkg[k];
 	for (;;) {
@@ -44,8 +53,9 @@ static uint64_t hfi_snapshot(const struct hfi_drv *d, int k, uint8_t *perf, uint
 			continue;
 		for (unsigned i = 0; i < d->ncpu; i++) {
 			const struct hfi_cpu *c = &d->cpu[i];
-			if (c->pkg == k && c->row_ok)
-				hfi_table_read(&d->lay, p->copy, (uint32_t)c->row, 0, &perf[i], &ee[i]);
+			for (unsigned cls = 0; c->pkg == k && c->row_ok && cls < hfi_classes(d); cls++)
+				hfi_table_read(&d->lay, p->copy, (uint32_t)c->row, cls, &perf[i][cls],
+					       &ee[i][cls]);
 		}
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s)
@@ -97,7 +107,7 @@ static int hfi_all_zero(struct hfi_drv *d, uint64_t now)
 /* See hfi.h. */
 uint64_t hfi_publish_step(struct hfi_drv *d, uint64_t now_ns)
 {
-	static uint8_t perf[HFI_MAX_CPUS], ee[HFI_MAX_CPUS];   /* publisher only */
+	static uint8_t perf[HFI_MAX_CPUS][ITD_CLASS_MAX], ee[HFI_MAX_CPUS][ITD_CLASS_MAX];   /* publisher only */
 	if (!d->on || !hfi_publish_pending(d))
 		return 0;
 	if (d->publications && now_ns - d->last_pub_ns < HFI_PUBLISH_INTERVAL_NS)
@@ -116,10 +126,13 @@ uint64_t hfi_publish_step(struct hfi_drv *d, uint64_t now_ns)
 			struct hfi_cpu *c = &d->cpu[i];
 			if (c->pkg != k || !c->row_ok)
 				continue;
-			__atomic_store_n(&c->perf, (uint16_t)(perf[i] << 2), __ATOMIC_RELAXED);
-			__atomic_store_n(&c->ee, (uint16_t)(ee[i] << 2), __ATOMIC_RELAXED);
+			__atomic_store_n(&c->perf, (uint16_t)(perf[i][0] << 2), __ATOMIC_RELAXED);
+			__atomic_store_n(&c->ee, (uint16_t)(ee[i][0] << 2), __ATOMIC_RELAXED);
 			__atomic_store_n(&c->published, 1, __ATOMIC_RELAXED);
 			hmp_provide(HMP_PROV_HFI, (int)i, mask, 0, c->perf, c->ee);
+			for (unsigned cls = 1; cls < hfi_classes(d); cls++)
+				hmp_provide_class(HMP_PROV_HFI, (int)i, cls, perf[i][cls] << 2,
+						  ee[i][cls] << 2);
 		}
 	}
 	int zero = hfi_all_zero(d, now_ns);

@@ -1,5 +1,5 @@
 /* ipi.h — inter-processor interrupts: fixed vectors to one CPU or to all
- * others, the call-function mailbox, and the stop NMI of a panic. */
+ * others, and the call-function mailbox (NMIs: nmi.h). */
 #ifndef MOSAIC_ARCH_IPI_H
 #define MOSAIC_ARCH_IPI_H
 #include <stdint.h>
@@ -9,14 +9,11 @@
 #define VEC_IPI_RESCHED 0xE1   /* the scheduler: a better thread, or repick (thread.h) */
 #define VEC_IPI_EMUL_THERM 0xE2   /* the emulated HFI device: raise the thermal LVT (emul/emul_hfi.c) */
 
-/* Install the IPI and NMI handlers. Boot CPU, boot-time, before any AP
+/* Install the IPI handlers. Boot CPU, boot-time, before any AP
  * starts. */
 void ipi_init(void);
 /* Send a fixed-delivery IPI with vector to logical CPU cpu. Any context. */
 void ipi_send(unsigned cpu, uint8_t vector);
 /* Send a fixed-delivery IPI with vector to every CPU but the caller. */
 void ipi_send_all_but_self(uint8_t vector);
-/* Panic path: stop every other online CPU with an NMI and wait (at most
- * 100 ms) until they have parked. Idempotent; a no-op on one CPU. */
-void ipi_stop_others(void);
 #endif

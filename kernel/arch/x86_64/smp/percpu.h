@@ -44,6 +44,7 @@ struct percpu {
 	volatile int need_resched;     /* switch at the next preemption point */
 	volatile int sched_ready;      /* 1 once this CPU runs threads */
 	uint64_t switch_ns;            /* time of this CPU's last switch (thread_switch) */
+	volatile uint64_t sched_seen_ns;   /* last entry into the scheduler (thread_switch), switch or not: the soft watchdog */
 };
 
 _Static_assert(__builtin_offsetof(struct percpu, kernel_rsp) == 8, "syscall.asm: PCPU_KERNEL_RSP");

@@ -15,6 +15,7 @@
 #include <smp_boot.h>
 #include <percpu.h>
 #include <ipi.h>
+#include <nmi.h>
 #include <lapic.h>
 #include <trap.h>
 #include <acpi.h>
@@ -106,6 +107,7 @@ void smp_start_aps(void)
 	bsp->desc_valid = 1;
 	__atomic_store_n(&bsp->online, 1, __ATOMIC_RELEASE);
 	ipi_init();
+	nmi_init();
 
 	smp_number_cpus(bsp->apic_id);
 	if (cpu_count > 1 && smp_boot_prepare()) {

@@ -40,7 +40,8 @@ static void print_page_fault_cause(uint64_t err)
 	       err & 32 ? ", protection key" : "");
 }
 
-static void print_registers(const struct trap_frame *tf)
+/* See trap.h. */
+void trap_print_registers(const struct trap_frame *tf)
 {
 	printk("  RIP=%016lx CS=%04lx RFLAGS=%016lx\n", tf->rip, tf->cs, tf->rflags);
 	printk("  RSP=%016lx SS=%04lx\n", tf->rsp, tf->ss);
@@ -66,7 +67,7 @@ static void __attribute__((noreturn)) exception_report(struct trap_frame *tf)
 		printk("  (running on the double-fault IST stack)\n");
 	else if (tf->vector == 18)
 		printk("  (running on the machine-check IST stack)\n");
-	print_registers(tf);
+	trap_print_registers(tf);
 	backtrace_print(tf->rip, tf->rbp);
 	panic_stop();
 }
@@ -77,7 +78,8 @@ static uint64_t unexpected_interrupts;
  * IST stack). Handlers run with interrupts off. An exception in user mode
  * ends that process (user_fault()); one in the kernel is fatal, except a
  * page fault inside the user-copy routines, which they report as
- * ERR_FAULT. Back to user mode, a thread whose process was killed leaves
+ * ERR_FAULT, and a #GP of rdmsr_safe(), which it reports as -1. Back to
+ * user mode, a thread whose process was killed leaves
  * (user_return_check()). */
 void trap_dispatch(struct trap_frame *tf)
 {
@@ -89,7 +91,7 @@ void trap_dispatch(struct trap_frame *tf)
 		}
 		if ((tf->cs & 3) == 3)
 			user_fault(tf, vec == 14 ? read_cr2() : tf->rip);
-		if (user_copy_fixup(tf))
+		if (user_copy_fixup(tf) || msr_safe_fixup(tf))
 			return;
 		exception_report(tf);
 	}

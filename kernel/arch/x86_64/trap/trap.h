@@ -34,6 +34,10 @@ typedef void (*trap_handler_t)(struct trap_frame *tf);
  * opcode", ...), "exception" for any other number. Any context. */
 const char *trap_exception_name(uint64_t vector);
 
+/* Print the registers saved in tf, and the control registers of the
+ * calling CPU (the watchdog's and the exception reports). printk only. */
+void trap_print_registers(const struct trap_frame *tf);
+
 /* Load the IDT with the entry points of all 256 vectors. Boot-time, per CPU. */
 void idt_init(void);
 void idt_load(void);

@@ -1,0 +1,26 @@
+/* thread_itd.c — Thread Director at the context switch: the class the
+ * hardware saw for the thread leaving a CPU goes into its history
+ * (itd_hist.h), an adopted class to the scheduler (sched_itd_class_set()),
+ * and the CPU's history is reset before the next thread runs (the
+ * driver: kernel/arch/x86_64/hfi/itd.h; docs/hfi.md). */
+#include <thread.h>
+#include <hfi/itd.h>
+
+/* See thread.h. */
+void thread_itd_leave(struct thread *td)
+{
+	unsigned cls;
+	int r = itd_read(&cls);
+	if (r == 0)
+		itd_hist_invalid(&td->itd);
+	else if (r > 0 && itd_hist_feed(&td->itd, cls))
+		sched_itd_class_set(&td->ts, td->itd.cls);
+}
+
+/* See thread.h. */
+void thread_itd_enter(void)
+{
+	itd_hreset();
+}
+
+_Static_assert(ITD_DRV_CLASSES == ITD_CLASS_MAX, "the driver counts every class");
