@@ -63,6 +63,9 @@ struct tdq {
 	int tdq_idle_seen;                     /* switch count the idle loop last saw */
 	uint64_t tdq_pull_tick;                /* tick of its last up-migration scan, 0 after a
 						  switch (own CPU only, under its lock or idle) */
+	uint64_t tdq_ask_tick;                 /* hmp: tick it last asked a thread over
+						  (hmp_upmigrate_pull), 0 once that thread
+						  switched (hmp_ask_done); lock-free */
 	uint64_t tdq_interact_tick;            /* tick an interactive thread last slept from here
 						  (0: never; own CPU, under its lock) */
 	struct runq tdq_realtime, tdq_timeshare, tdq_idle;
@@ -223,6 +226,9 @@ int hmp_better_idle_for(const struct search_mode *mode, const struct td_sched *t
  * asked, or was asked within the last balance interval: 1 if asked. The
  * caller sends the IPI. */
 int hmp_ask_move(struct td_sched *t, int to);
+/* hmp: the thread asked over to `to` has switched (to go there or not):
+ * `to` no longer waits for it. Lock-free. */
+void hmp_ask_done(int to);
 /* Whether hmp_ask_move(t, to) at tick now would ask (it does not ask). */
 int hmp_may_ask(const struct td_sched *t, int to, uint64_t now);
 /* At t's switch with TSF_PICKCPU and ts_move_to `to` (on self, locked;

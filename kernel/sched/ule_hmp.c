@@ -54,6 +54,38 @@ static int hmp_core_reserved(int cpu)
 	return 0;
 }
 
+/* 1 while a thread cpu asked over is on its way: it has not switched
+ * since (hmp_ask_done) and the ask is at most a slice old (a running
+ * thread switches at least once a slice). Lock-free. */
+static int ask_in_flight(int cpu, uint64_t now)
+{
+	uint64_t t = __atomic_load_n(&tdq_cpu(cpu)->tdq_ask_tick, __ATOMIC_RELAXED);
+	return t && now - t <= (uint64_t)sched_slice;
+}
+
+/* See ule.h. */
+void hmp_ask_done(int to)
+{
+	__atomic_store_n(&tdq_cpu(to)->tdq_ask_tick, 0, __ATOMIC_RELAXED);
+}
+
+/* 1 if cpu's core is shared or soon will be: an SMT sibling runs a thread
+ * or waits for one it asked over (so the two siblings of an idle core do
+ * not each pull one thread of a pair and make the pair again). As in
+ * tdq_core_shared(), the siblings' reads are part of visiting cpu.
+ * Lock-free. */
+static int core_shared(int cpu)
+{
+	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
+	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
+		return 0;
+	uint64_t now = sched_plat_ticks();
+	for (int c = cg->cg_first; c <= cg->cg_last; c++)
+		if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) &&
+		    (tdq_load_of(c) > 0 || ask_in_flight(c, now)))
+			return 1;
+	return 0;
+}
 
 static uint8_t on(const int64_t *sw)
 {
@@ -212,7 +244,7 @@ int hmp_better_idle(const struct search_mode *m, int to, int from)
 	if (to == from || same_core(to, from) || hmp_avoid(to) || tdq_load_of(to) > 0 ||
 	    leaves_primary(from, to))
 		return 0;
-	int64_t wt = worth(m, to, tdq_core_shared(to)), wf = worth(m, from, tdq_core_shared(from));
+	int64_t wt = worth(m, to, core_shared(to)), wf = worth(m, from, core_shared(from));
 	return wt > wf + wf / 16;
 }
 
@@ -228,7 +260,7 @@ int hmp_better_idle_for(const struct search_mode *m, const struct td_sched *ts, 
 		SCHED_COST(cpus, 1);
 		if (!hmp_better_idle(m, c, from))
 			continue;
-		int64_t w = worth(m, c, tdq_core_shared(c));
+		int64_t w = worth(m, c, core_shared(c));
 		if (w > bw) {
 			bw = w;
 			best = c;
@@ -271,13 +303,77 @@ int hmp_move_target(struct td_sched *t, int self, int to, int swap)
 	return to;
 }
 
+/* Victims one up-migration scan tries: the next is asked when the one
+ * worth least may not move yet (asked or moved within the last balance
+ * interval) or its lock is busy. */
+#define HMP_PULL_TRIES 3
+
+/* The CPUs self would pull from, in the order to try them: of those
+ * running one thread that self serves better (hmp_better_idle with that
+ * thread's class), the HMP_PULL_TRIES worth least, least first (the first
+ * found among equals). One pass; lock-free. Returns how many. */
+static int pull_victims(const struct search_mode *mode, int self, int victim[HMP_PULL_TRIES])
+{
+	int64_t vw[HMP_PULL_TRIES];
+	int n = 0;
+	SCHED_COST(cpus, cpuset_count(&sched_online));
+	for (int c = cpuset_first(&sched_online); c >= 0; c = cpuset_next(&sched_online, c)) {
+		if (tdq_load_of(c) != 1)
+			continue;
+		struct search_mode mc = search_mode_running(mode, c);   /* its thread's class */
+		if (!hmp_better_idle(&mc, self, c))
+			continue;
+		int64_t w = worth(&mc, c, core_shared(c));
+		int i = n < HMP_PULL_TRIES ? n++ : HMP_PULL_TRIES;
+		for (; i > 0 && vw[i - 1] > w; i--) {
+			if (i < HMP_PULL_TRIES) {
+				victim[i] = victim[i - 1];
+				vw[i] = vw[i - 1];
+			}
+		}
+		if (i < HMP_PULL_TRIES) {
+			victim[i] = c;
+			vw[i] = w;
+		}
+	}
+	return n;
+}
+
+/* Asks the thread running alone on victim over to self, with an IPI: 1 if
+ * asked (self then waits for it: tdq_ask_tick), 0 if victim's lock is
+ * busy or its thread may not be asked, -1 if its thread is not yet
+ * running there (self scans again at its next round). */
+static int pull_ask(int self, int victim, uint64_t now)
+{
+	struct tdq *own = tdq_cpu(self);
+	if (!sched_plat_tdq_trylock(victim))
+		return 0;
+	struct tdq *tdq = tdq_cpu(victim);
+	struct td_sched *t = tdq->tdq_curthread;
+	int asked = 0;
+	if (t && tdq->tdq_load == 1 && hmp_ask_move(t, self)) {
+		__atomic_store_n(&own->tdq_ask_tick, now ? now : 1, __ATOMIC_RELAXED);
+		own->tdq_stats.upmigrate_asks++;
+		own->tdq_stats.ipis++;
+		sched_plat_ipi(victim, SCHED_PLAT_IPI_AST);
+		asked = 1;
+	} else if (!t) {
+		own->tdq_pull_tick = 0;
+		asked = -1;
+	}
+	sched_plat_tdq_unlock(victim);
+	return asked;
+}
+
 /* See ule.h. kern.sched.hmp.upmigrate: an idle CPU asks a CPU it would serve better
  * (worth more: faster, or a whole core against a shared one, or a busy
  * P core's idle sibling against an E-core that adds less, or not avoided)
  * to send its lone running thread over at the
  * next switch — to it, no new search (beyond the report: ULE alone keeps a
  * CPU-bound thread where it started). A thread is asked at most once a
- * balance interval; an idle CPU scans when it has just run a thread, and
+ * balance interval (when the thread worth least may not be asked, the
+ * next is, up to HMP_PULL_TRIES); while an asked thread is on its way its
+ * target's SMT siblings count as shared; an idle CPU scans when it has just run a thread, and
  * again at its next round when the thread it found was still on its way
  * to the victim, else at most every kern.sched.hmp.upmigrate_scan ticks: that bounds the
  * scans' cost (each visits every CPU) at a few ticks of delay. */
@@ -292,33 +388,11 @@ void hmp_upmigrate_pull(int self)
 	     now - own->tdq_pull_tick < (uint64_t)__atomic_load_n(&hmp_upmigrate_scan, __ATOMIC_RELAXED)))
 		return;
 	own->tdq_pull_tick = now;
-	int victim = -1;
-	int64_t vw = 0;
-	SCHED_COST(cpus, cpuset_count(&sched_online));
-	for (int c = cpuset_first(&sched_online); c >= 0; c = cpuset_next(&sched_online, c)) {
-		if (tdq_load_of(c) != 1)
-			continue;
-		struct search_mode mc = search_mode_running(&mode, c);   /* its thread's class */
-		if (!hmp_better_idle(&mc, self, c))
-			continue;
-		int64_t w = worth(&mc, c, tdq_core_shared(c));
-		if (victim < 0 || w < vw) {   /* the one worth least first */
-			victim = c;
-			vw = w;
-		}
-	}
-	if (victim < 0 || !sched_plat_tdq_trylock(victim))
-		return;
-	struct tdq *tdq = tdq_cpu(victim);
-	struct td_sched *t = tdq->tdq_curthread;
-	if (t && tdq->tdq_load == 1 && hmp_ask_move(t, self)) {
-		own->tdq_stats.upmigrate_asks++;
-		own->tdq_stats.ipis++;
-		sched_plat_ipi(victim, SCHED_PLAT_IPI_AST);
-	} else if (!t) {
-		own->tdq_pull_tick = 0;   /* its thread not yet running there: scan again next round */
-	}
-	sched_plat_tdq_unlock(victim);
+	int victim[HMP_PULL_TRIES];
+	int n = pull_victims(&mode, self, victim);
+	for (int i = 0; i < n; i++)
+		if (pull_ask(self, victim[i], now))
+			return;
 }
 
 /* The CPU list of kern.sched.primary when it names one (SCHED_PRIMARY_LIST). */

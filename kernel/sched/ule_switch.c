@@ -122,6 +122,8 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		int pickcpu = (cur->ts_flags & TSF_PICKCPU) != 0, move_to = cur->ts_move_to;
 		int swap = (cur->ts_flags & TSF_ITDSWAP) != 0;
 		cur->ts_move_to = -1;
+		if (move_to >= 0)
+			hmp_ask_done(move_to);
 		int preempted = !(cur->ts_flags & TSF_SLICEEND) && flags == SCHED_SW_PREEMPT;
 		uint64_t back = pickcpu ? (uint64_t)(sched_affinity_ticks * SCHED_MAX_CACHE_LEVELS) : 0;
 		cur->ts_rltick = sched_plat_ticks() - back;

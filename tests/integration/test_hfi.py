@@ -21,7 +21,8 @@ SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
 I7_ROWS = [("0-1", 244, 80), ("2-3", 244, 80), ("4-5", 255, 80), ("6-7", 255, 80),
            ("8-9", 244, 80), ("10-11", 244, 80), ("12-15", 140, 200), ("16-19", 140, 200)]
 EVENT_MS = 6000      # the test copy's event: row 7 becomes 180/190
-WAIT_EVENT_MS = 14000  # small-itd's second event, after the test's first part, for `hfi -w`
+HELD_EVENT_MS = 10000  # small-itd's first event, which the freeze at boot holds back
+WAIT_EVENT_MS = 16000  # its second, after the test's first part, for `hfi -w`
 
 
 def check(cond, msg):
@@ -100,6 +101,14 @@ def cpu_scores(out, cpu):
     m = re.search(r"^\s*%d\s+0\s+\d+\s+(\d+)\s+(\d+)\s+ours" % cpu, out, re.M)
     check(m, "no published scores of cpu %d in:\n%s" % (cpu, out))
     return int(m.group(1)), int(m.group(2))
+
+
+def uptime_ms(m):
+    """The guest's time since boot, ms, from `uptime`."""
+    out = m.command("uptime")
+    up = re.search(r"^up (\d+)\.(\d{3}) s", out, re.M)
+    check(up, "no uptime in:\n" + out)
+    return int(up.group(1)) * 1000 + int(up.group(2))
 
 
 def hfi_until(m, pattern, what, tries=60):
@@ -206,10 +215,12 @@ def test_storm(ctx, m):
 
 
 def test_classes_none_row_and_freeze(ctx):
-    """Small hybrid with 4 classes, CPU 1 without a row, an event at 3 s
-    that the freeze holds back, and one at 14 s that `hfi -w` waits for."""
-    path = write_copy(ctx, SMALL, "small-itd.machine", "event 3000 row=1 perf=201 ee=202 class3=7,8\n"
-                      "event %d row=1 perf=150 ee=160\n" % WAIT_EVENT_MS,
+    """Small hybrid with 4 classes, CPU 1 without a row, an event at 10 s
+    that the freeze at boot holds back, and one at 16 s that `hfi -w` waits
+    for. The events are timed from boot, so the test checks that its freeze
+    came first (a loaded host can take seconds of guest time to boot)."""
+    path = write_copy(ctx, SMALL, "small-itd.machine", "event %d row=1 perf=201 ee=202 class3=7,8\n"
+                      "event %d row=1 perf=150 ee=160\n" % (HELD_EVENT_MS, WAIT_EVENT_MS),
                       replace=[("hfi-rows 2\n", "hfi-rows 2\nhfi-classes 4\n"),
                                ("cpu 1   type=P    core=0   thread=1 module=0  llc=0    row=0",
                                 "cpu 1   type=P    core=0   thread=1 module=0  llc=0    row=none"),
@@ -231,7 +242,10 @@ def test_classes_none_row_and_freeze(ctx):
     check(re.search(r"^\s*1\s+0\s+65535\s+-\s+-\s+ours \(row beyond the table\)", out, re.M), out)
     check("emulated device: frozen" in out, out)
     check("frozen (sysctl kern.emul.hfi=0)" in m.command("hfi set 0 perf=1 ee=1"), "set while frozen")
-    m.command("sleep 4000")
+    up = uptime_ms(m)
+    check(up < HELD_EVENT_MS - 1000, "the shell froze the device only %d ms after boot, too close to "
+          "the event at %d ms" % (up, HELD_EVENT_MS))
+    m.command("sleep %d" % (HELD_EVENT_MS + 500 - up), timeout=120)
     out = m.command("hfi")
     check("events 0 of 2 applied" in out, "an event applied while frozen:\n" + out)
     m.command("sysctl kern.emul.hfi=1")
