@@ -303,19 +303,13 @@ int hmp_move_target(struct td_sched *t, int self, int to, int swap)
 	return to;
 }
 
-/* Victims one up-migration scan tries: the next is asked when the one
- * worth least may not move yet (asked or moved within the last balance
- * interval) or its lock is busy. */
-#define HMP_PULL_TRIES 3
-
-/* The CPUs self would pull from, in the order to try them: of those
- * running one thread that self serves better (hmp_better_idle with that
- * thread's class), the HMP_PULL_TRIES worth least, least first (the first
- * found among equals). One pass; lock-free. Returns how many. */
-static int pull_victims(const struct search_mode *mode, int self, int victim[HMP_PULL_TRIES])
+/* The CPU self would pull from: of those running one thread that self
+ * serves better (hmp_better_idle with that thread's class), the one worth
+ * least (the first found among equals); -1 if none. Lock-free. */
+static int pull_victim(const struct search_mode *mode, int self)
 {
-	int64_t vw[HMP_PULL_TRIES];
-	int n = 0;
+	int victim = -1;
+	int64_t vw = 0;
 	SCHED_COST(cpus, cpuset_count(&sched_online));
 	for (int c = cpuset_first(&sched_online); c >= 0; c = cpuset_next(&sched_online, c)) {
 		if (tdq_load_of(c) != 1)
@@ -324,19 +318,31 @@ static int pull_victims(const struct search_mode *mode, int self, int victim[HMP
 		if (!hmp_better_idle(&mc, self, c))
 			continue;
 		int64_t w = worth(&mc, c, core_shared(c));
-		int i = n < HMP_PULL_TRIES ? n++ : HMP_PULL_TRIES;
-		for (; i > 0 && vw[i - 1] > w; i--) {
-			if (i < HMP_PULL_TRIES) {
-				victim[i] = victim[i - 1];
-				vw[i] = vw[i - 1];
-			}
-		}
-		if (i < HMP_PULL_TRIES) {
-			victim[i] = c;
-			vw[i] = w;
+		if (victim < 0 || w < vw) {
+			victim = c;
+			vw = w;
 		}
 	}
-	return n;
+	return victim;
+}
+
+/* An SMT sibling of victim whose lone thread self also serves better: the
+ * other half of a shared core, whose move splits the pair as well; -1 if
+ * none. Lock-free. */
+static int pull_pair_other(const struct search_mode *mode, int self, int victim)
+{
+	const struct cpu_group *cg = tdq_cpu(victim)->tdq_cg;
+	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
+		return -1;
+	SCHED_COST(cpus, cg->cg_count);
+	for (int c = cg->cg_first; c <= cg->cg_last; c++) {
+		if (c == victim || !cpuset_isset(&cg->cg_mask, (unsigned)c) || tdq_load_of(c) != 1)
+			continue;
+		struct search_mode mc = search_mode_running(mode, c);
+		if (hmp_better_idle(&mc, self, c))
+			return c;
+	}
+	return -1;
 }
 
 /* Asks the thread running alone on victim over to self, with an IPI: 1 if
@@ -365,18 +371,20 @@ static int pull_ask(int self, int victim, uint64_t now)
 	return asked;
 }
 
-/* See ule.h. kern.sched.hmp.upmigrate: an idle CPU asks a CPU it would serve better
- * (worth more: faster, or a whole core against a shared one, or a busy
- * P core's idle sibling against an E-core that adds less, or not avoided)
- * to send its lone running thread over at the
- * next switch — to it, no new search (beyond the report: ULE alone keeps a
- * CPU-bound thread where it started). A thread is asked at most once a
- * balance interval (when the thread worth least may not be asked, the
- * next is, up to HMP_PULL_TRIES); while an asked thread is on its way its
- * target's SMT siblings count as shared; an idle CPU scans when it has just run a thread, and
- * again at its next round when the thread it found was still on its way
- * to the victim, else at most every kern.sched.hmp.upmigrate_scan ticks: that bounds the
- * scans' cost (each visits every CPU) at a few ticks of delay. */
+/* See ule.h. kern.sched.hmp.upmigrate: an idle CPU asks a CPU it would
+ * serve better (worth more: faster, or a whole core against a shared one,
+ * or a busy P core's idle sibling against an E-core that adds less, or
+ * not avoided) to send its lone running thread over at the next switch —
+ * to it, no new search (beyond the report: ULE alone keeps a CPU-bound
+ * thread where it started). A thread is asked at most once a balance
+ * interval (when the thread worth least shares its core and may not be
+ * asked, the other thread of that core is: either move splits the pair);
+ * while an asked thread is on its way, its target's SMT siblings count as
+ * shared. An idle CPU scans when it has just run a
+ * thread, and again at its next round when the thread it found was still
+ * on its way to the victim, else at most every
+ * kern.sched.hmp.upmigrate_scan ticks: that bounds the scans' cost (each
+ * visits every CPU) at a few ticks of delay. */
 void hmp_upmigrate_pull(int self)
 {
 	struct search_mode mode = search_mode_now();
@@ -388,11 +396,12 @@ void hmp_upmigrate_pull(int self)
 	     now - own->tdq_pull_tick < (uint64_t)__atomic_load_n(&hmp_upmigrate_scan, __ATOMIC_RELAXED)))
 		return;
 	own->tdq_pull_tick = now;
-	int victim[HMP_PULL_TRIES];
-	int n = pull_victims(&mode, self, victim);
-	for (int i = 0; i < n; i++)
-		if (pull_ask(self, victim[i], now))
-			return;
+	int victim = pull_victim(&mode, self);
+	if (victim < 0 || pull_ask(self, victim, now))
+		return;
+	int other = pull_pair_other(&mode, self, victim);   /* victim's thread may not move yet */
+	if (other >= 0)
+		pull_ask(self, other, now);
 }
 
 /* The CPU list of kern.sched.primary when it names one (SCHED_PRIMARY_LIST). */

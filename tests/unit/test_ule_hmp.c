@@ -142,9 +142,9 @@ static void test_upmigration(void **state)
 }
 
 /* Two CPU-bound threads on the SMT siblings of one P core while whole P
- * cores idle: an idle CPU asks over one that may be asked, not only the
- * first it finds (asked within the last balance interval, th[0] may not
- * move yet); and a CPU whose sibling waits for a thread it asked over
+ * cores idle: an idle CPU asks over the other thread of the pair when the
+ * first it finds may not be asked (asked within the last balance interval,
+ * th[0] may not move yet); and a CPU whose sibling waits for a thread it asked over
  * counts as shared, so the two siblings of one idle core never pull both
  * threads of a pair and make the pair again there (a race the QEMU test
  * of sysbench under hmp lost on a loaded host: two threads shared a core
