@@ -32,21 +32,25 @@ int hmp_hog(const struct td_sched *ts, uint64_t now_ns)
 		(ts->ts_state == SCHED_TS_RUNNING && now_ns - ts->ts_in_ns >= sched_tick_ns()));
 }
 
-/* kern.sched.hmp.latency: 1 if an SMT sibling of cpu (not cpu itself) is
- * idle and an interactive thread that uses a tenth of a CPU or more
- * (HMP_RESERVE_PCTCPU; not a shell waking to poll) slept from it within
- * the last slice (hmp_returning): it is coming back, and a batch thread on
- * cpu would halve its speed (a render loop's P-core taken by a hog while it
- * waited for its next frame). Such a cpu does not pull a thread up here;
- * the searches count it as shared for hogs (hmp_search.c).
+/* kern.sched.hmp.latency: 1 if an interactive thread that uses a tenth of
+ * a CPU or more (HMP_RESERVE_PCTCPU; not a shell waking to poll) slept
+ * from cpu or from an idle SMT sibling of it within the last slice
+ * (hmp_returning): it is coming back, and a batch thread pulled up here
+ * would take its CPU or halve its speed (a render loop's P-core taken by a
+ * hog while it waited for its next frame). Such a cpu does not pull a
+ * thread up; the searches count it as shared for hogs (hmp_search.c).
  * Lock-free. */
 static int hmp_core_reserved(int cpu)
 {
 	struct search_mode mode = search_mode_now();
-	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
-	if (!mode.hmp || !mode.best || !mode.latency || !cg || !(cg->cg_flags & CG_FLAG_THREAD))
+	if (!mode.hmp || !mode.best || !mode.latency)
 		return 0;
 	uint64_t now = sched_plat_ticks();
+	if (hmp_returning(cpu, now))
+		return 1;
+	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
+	if (!cg || !(cg->cg_flags & CG_FLAG_THREAD))
+		return 0;
 	SCHED_COST(cpus, cg->cg_count);
 	for (int c = cg->cg_first; c <= cg->cg_last; c++)
 		if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) && hmp_returning(c, now))
