@@ -352,7 +352,8 @@ static int pull_pair_other(const struct search_mode *mode, int self, int victim)
 /* Asks the thread running alone on victim over to self, with an IPI: 1 if
  * asked (self then waits for it: tdq_ask_tick), 0 if victim's lock is
  * busy or its thread may not be asked, -1 if its thread is not yet
- * running there (self scans again at its next round). */
+ * running there (self scans again at its next round). Takes victim's lock
+ * if it is free; from self's idle loop. */
 static int pull_ask(int self, int victim, uint64_t now)
 {
 	struct tdq *own = tdq_cpu(self);
@@ -384,11 +385,10 @@ static int pull_ask(int self, int victim, uint64_t now)
  * interval (when the thread worth least shares its core and may not be
  * asked, the other thread of that core is: either move splits the pair);
  * while an asked thread is on its way, its target's SMT siblings count as
- * shared. An idle CPU scans when it has just run a
- * thread, and again at its next round when the thread it found was still
- * on its way to the victim, else at most every
- * kern.sched.hmp.upmigrate_scan ticks: that bounds the scans' cost (each
- * visits every CPU) at a few ticks of delay. */
+ * shared. An idle CPU scans when it has just run a thread, and again at
+ * its next round when the thread it found was still on its way to the
+ * victim, else at most every kern.sched.hmp.upmigrate_scan ticks: that
+ * bounds the scans' cost (each visits every CPU) at a few ticks of delay. */
 void hmp_upmigrate_pull(int self)
 {
 	struct search_mode mode = search_mode_now();
