@@ -34,52 +34,19 @@ static struct spinlock rapl_lock = SPINLOCK_INIT("rapl");
 static struct rapl_pkg pkgs[RAPL_MAX_PACKAGES];
 static struct rapl_info info;
 
-/* A read's time is known to within RAPL_READ_SPAN_NS, else it is taken
- * again, up to RAPL_READ_TRIES times (the tightest is kept). */
-#define RAPL_READ_SPAN_NS 20000u
-#define RAPL_READ_TRIES 4
-
-/* Reads the status MSRs present into raw[] and returns the guest time
- * they hold: the middle of the read; a domain absent or whose read faults
- * keeps raw[]'s value. A read the CPU was held up in (an SMI on hardware;
- * under QEMU the host descheduling the vCPU for milliseconds, while the
- * emulated counter is exact to the instant) is taken again, so that the
- * energy of a window is divided by the time it was gathered over. Under
- * rapl_lock, interrupts off. */
-static uint64_t read_counters(uint32_t raw[DOMAINS])
-{
-	uint64_t best_span = UINT64_MAX, at = 0;
-	for (int attempt = 0; attempt < RAPL_READ_TRIES && best_span > RAPL_READ_SPAN_NS; attempt++) {
-		uint32_t now[DOMAINS];
-		memcpy(now, raw, sizeof(now));
-		uint64_t t0 = time_ns();
-		for (int d = 0; d < DOMAINS; d++) {
-			uint64_t v = 0;
-			if ((d == DOM_PKG || info.pp0) && door_rdmsr_safe(dom_msr[d], &v) == 0)
-				now[d] = (uint32_t)v;
-		}
-		uint64_t t1 = time_ns();
-		if (t1 - t0 < best_span) {
-			best_span = t1 - t0;
-			at = t0 + best_span / 2;
-			memcpy(raw, now, sizeof(now));
-		}
-	}
-	return at;
-}
-
 /* Reads package p's counters on its CPU (the caller runs there) and adds
  * what they advanced since the last read, modulo 2^32. */
 static void pkg_update(struct rapl_pkg *p)
 {
 	uint64_t flags = spin_lock_irqsave(&rapl_lock);
-	uint32_t raw[DOMAINS];
-	memcpy(raw, p->last, sizeof(raw));
-	p->read_ns = read_counters(raw);
 	for (int d = 0; d < DOMAINS; d++) {
-		p->units[d] += (uint32_t)(raw[d] - p->last[d]);
-		p->last[d] = raw[d];
+		uint64_t raw;
+		if ((d == DOM_PP0 && !info.pp0) || door_rdmsr_safe(dom_msr[d], &raw))
+			continue;
+		p->units[d] += (uint32_t)((uint32_t)raw - p->last[d]);
+		p->last[d] = (uint32_t)raw;
 	}
+	p->read_ns = time_ns();
 	spin_unlock_irqrestore(&rapl_lock, flags);
 }
 
@@ -103,9 +70,13 @@ static void pkg_update_call(void *arg)
 static void pkg_start(void *arg)
 {
 	struct rapl_pkg *p = arg;
-	uint64_t flags = spin_lock_irqsave(&rapl_lock);
-	p->read_ns = read_counters(p->last);
-	spin_unlock_irqrestore(&rapl_lock, flags);
+	for (int d = 0; d < DOMAINS; d++) {
+		uint64_t raw = 0;
+		if (d == DOM_PKG || info.pp0)
+			door_rdmsr_safe(dom_msr[d], &raw);
+		p->last[d] = (uint32_t)raw;
+	}
+	p->read_ns = time_ns();
 	timer_init(&p->poll);
 	timer_arm(&p->poll, (uint64_t)RAPL_POLL_S * 1000000000ull, pkg_poll, p);
 }
