@@ -31,10 +31,10 @@ int thread_sched_running(void)
 	return __atomic_load_n(&thread_running, __ATOMIC_ACQUIRE);
 }
 
-/* See thread.h. */
+/* See thread.h. One load, so a migration cannot split it. */
 struct thread *thread_current(void)
 {
-	return percpu_ready() ? percpu_self()->curthread : NULL;
+	return percpu_ready() ? percpu_curthread() : NULL;
 }
 
 /* See thread.h. */
@@ -81,6 +81,9 @@ static void thread_switch(int how)
 {
 	struct percpu *p = percpu_self();
 	struct thread *cur = p->curthread;
+	uint64_t rflags = cpu_save_flags_cli();
+	if (rflags & RFLAGS_IF)   /* an interrupt could switch inside this switch */
+		panic("thread %u switches (how %d) with interrupts on", cur->id, how);
 	p->need_resched = 0;
 	__atomic_store_n(&p->sched_seen_ns, time_ns(), __ATOMIC_RELAXED);   /* the soft watchdog */
 	if (!(cur->flags & TDF_IDLE))

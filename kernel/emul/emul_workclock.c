@@ -135,6 +135,30 @@ void emul_workclock_switch(unsigned cpu, struct thread *out, struct thread *in, 
 	spin_unlock_irqrestore(&wc_lock, flags);
 }
 
+/* The id of the thread whose clock k is (0: none). */
+static uint32_t wc_owner_id(const struct wc_clock *k)
+{
+	return k ? ((const struct thread *)((const char *)k -
+					    __builtin_offsetof(struct thread, wc)))->id : 0;
+}
+
+/* A running thread whose clock is not on its CPU: a broken switch
+ * protocol. Panics with where the clock is and what the CPU's slot holds
+ * (read under the lock), so the report says which side went wrong.
+ * Interrupts off. */
+static void wc_lost(struct wc_model *w, const struct thread *td, unsigned cpu)
+{
+	uint64_t flags = spin_lock_irqsave(&wc_lock);
+	int32_t on = __atomic_load_n(&td->wc.cpu, __ATOMIC_RELAXED);
+	uint32_t held = wc_owner_id(wc_running(w, cpu));
+	int64_t held_there = on >= 0 && (unsigned)on < w->ncpu ?
+			     (int64_t)wc_owner_id(wc_running(w, (unsigned)on)) : -1;
+	spin_unlock_irqrestore(&wc_lock, flags);
+	panic("workclock: thread %u runs on cpu %u but its work clock is on cpu %d (whose slot "
+	      "holds thread %ld's); cpu %u's slot holds thread %u's", td->id, cpu, on, held_there,
+	      cpu, held);
+}
+
 /* See emul_workclock.h. Interrupts off so the thread stays on its CPU
  * while it reads. */
 int emul_workclock_self(uint64_t *work)
@@ -145,9 +169,9 @@ int emul_workclock_self(uint64_t *work)
 		return -1;
 	uint64_t flags = cpu_save_flags_cli();
 	unsigned cpu = cpu_current();
-	int rc = wc_read_self(w, &td->wc, cpu, time_ns(), work);
+	if (wc_read_self(w, &td->wc, cpu, time_ns(), work))
+		wc_lost(w, td, cpu);
 	cpu_restore_flags(flags);
-	KASSERT(rc == 0, "thread %u runs on cpu %u but its work clock does not", td->id, cpu);
 	return 0;
 }
 

@@ -62,6 +62,18 @@ static inline struct percpu *percpu_self(void)
 	return p;
 }
 
+/* The thread running on the calling CPU, read in one instruction: right
+ * even with interrupts on (percpu_self()->curthread is two loads, and a
+ * thread that migrates between them reads the record of the CPU it left,
+ * whose current thread is another one). Needs percpu_ready(). */
+static inline struct thread *percpu_curthread(void)
+{
+	struct thread *td;
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(td)
+			 : "i"(__builtin_offsetof(struct percpu, curthread)));
+	return td;
+}
+
 /* Boot CPU: point GS at record 0 (its APIC id is filled in by
  * smp_start_aps()). Boot-time, after gdt_init() (which reloads GS). */
 void percpu_init_bsp(void);
