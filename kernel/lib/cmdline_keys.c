@@ -32,6 +32,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ .name = "status", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
 	{ .name = "tsc_deadline", .kind = CMDLINE_KEY_CHOICE, .choices = on_off },
 	{ .name = "kern.sched.topology", .kind = CMDLINE_KEY_CHOICE, .choices = topology_choices },
+	{ .name = "smp_lose_startup", .kind = CMDLINE_KEY_NUMBER, .min = 1, .max = 2,
+	  .absent = "none lost" },
 };
 const size_t cmdline_key_count = sizeof(cmdline_keys) / sizeof(cmdline_keys[0]);
 

@@ -1,13 +1,14 @@
 """SMP bring-up: every CPU comes online (1, 4 and 20 CPUs), every CPU's
 timer ticks, smp_call_on() reaches every CPU, maxcpus= leaves CPUs offline
-with a message, and a panic with several CPUs stops the others first."""
+with a message, an AP whose start-up IPIs are lost is started again or left
+offline, and a panic with several CPUs stops the others first."""
 import re
 import time
 
 from qemu import TestFailure
 
 # Run time on an idle 2-core host: the runner starts the longest modules first.
-EXPECTED_S = 110
+EXPECTED_S = 140
 
 
 def check(cond, msg):
@@ -61,6 +62,40 @@ def test_smp_maxcpus(ctx):
     m.wait_prompt()
     out = m.command("sysctl kern.smp.cpus")
     check("kern.smp.cpus: 2" in out, out)
+
+
+def test_smp_lost_startup_is_sent_again(ctx):
+    # smp_lose_startup=1: CPU 1's first INIT-SIPI-SIPI carries no start-up
+    # IPI; the boot CPU waits 5 s of guest time, then starts it again.
+    m = ctx.machine(smp=3, cmdline="smp_lose_startup=1")
+    m.expect(r"smp: cpu 1 \(APIC id 1\) gave no sign of life 5000 ms after its start-up IPIs; "
+             r"starting it again")
+    m.expect(r"smp: 3 of 3 CPUs online")
+    m.wait_prompt()
+    check("left offline" not in m.output, m.tail())
+    out = m.command("sysctl kern.smp.call_test", timeout=60)
+    check("3 of 3 CPUs answered" in out, out)
+
+
+def test_smp_lost_startups_leave_the_cpu_offline(ctx):
+    # smp_lose_startup=2: both sequences are lost; CPU 1 stays offline and
+    # the boot goes on with CPUs 0 and 2, which take threads and calls.
+    m = ctx.machine(smp=3, cmdline="smp_lose_startup=2")
+    m.expect(r"smp: cpu 1 \(APIC id 1\) gave no sign of life")
+    m.expect(r"smp: cpu 1 \(APIC id 1\) did not come online within 10000 ms; left offline")
+    m.expect(r"smp: 2 of 3 CPUs online")
+    m.wait_prompt()
+    out = m.command("sysctl kern.smp.online")
+    check("kern.smp.online: 2" in out, out)
+    out = m.command("sysctl kern.smp.call_test", timeout=60)
+    check("2 of 2 CPUs answered" in out, out)
+    out = m.command("spawn 1 cpu cpus=1 ms=300", timeout=60)
+    check("spawn: cpus: '1' names no online CPU" in out, out)
+    m.command("spawn 1 cpu cpus=2 ms=5000", timeout=60)
+    out = m.command("ps", timeout=60)
+    check(re.search(r"\bcpu/0 +run +2 ", out), "the spawned thread is not running on cpu 2:\n" + out)
+    check("idle/1" not in out and "idle/2" in out, "idle threads are not those of cpus 0 and 2:\n" + out)
+    check("panic" not in m.output, m.tail())
 
 
 def test_smp_hz_sysctls(ctx):

@@ -31,6 +31,7 @@ struct percpu {
 	unsigned cpu;                  /* logical id */
 	uint32_t apic_id;
 	volatile int online;           /* 1 once the CPU runs its idle loop (or the shell) */
+	int entered;                   /* 1 once an AP runs kernel C code (smp_boot.c) */
 	volatile int stopped;          /* 1 once a panic's NMI has parked it */
 	volatile uint64_t ticks;       /* LAPIC timer interrupts on this CPU */
 	struct smp_mailbox mailbox;

@@ -8,8 +8,17 @@
  * started, an id listed twice counts once). At most
  * MAXCPU (256) CPUs are used: the per-CPU records, GDTs and TSSs are static
  * arrays of that size (see docs/smp.md). Extra CPUs of the MADT stay
- * offline with a warning; so does an AP that does not report online within
- * SMP_AP_TIMEOUT_MS of its start-up IPIs. The system goes on either way.
+ * offline with a warning.
+ *
+ * An AP gets SMP_AP_WAIT_MS after its start-up IPIs to report online
+ * (Linux waits 10 s for a sign of life, FreeBSD's start_ap 5 s: a real AP
+ * takes microseconds, but under QEMU's TCG guest time is host time and a
+ * loaded host may not run the AP's thread for a long while). One that has
+ * not even entered the kernel by then gets a second INIT-SIPI-SIPI (a lost
+ * start-up IPI); one that entered gets a second wait instead, since an
+ * INIT in the middle of its set-up could leave a lock held. An AP still
+ * not online after that is sent INIT and left offline, with a message.
+ * The system goes on either way.
  */
 #include <smp.h>
 #include <smp_boot.h>
@@ -25,8 +34,10 @@
 #include <printk.h>
 #include <sysctl.h>
 #include <string.h>
+#include <time.h>
+#include <cpu.h>
 
-#define SMP_AP_TIMEOUT_MS 2000
+#define SMP_AP_WAIT_MS 5000
 #define SMP_AP_STACK_PAGES 4
 #define SMP_IST_PAGES 2
 
@@ -78,26 +89,66 @@ static int smp_alloc_ist(struct percpu *p)
 	return 0;
 }
 
-/* Start logical CPU cpu; reports a failure. Boot CPU, interrupts off. */
-static void smp_start_one(unsigned cpu)
+/* 1 when p reports online within SMP_AP_WAIT_MS, else 0. Boot CPU. */
+static int smp_wait_online(struct percpu *p)
+{
+	uint64_t start = time_ns();
+	while (!__atomic_load_n(&p->online, __ATOMIC_ACQUIRE)) {
+		if (time_ns() - start > SMP_AP_WAIT_MS * 1000000ull)
+			return 0;
+		cpu_pause();
+	}
+	return 1;
+}
+
+/* How many of CPU 1's start-up sequences go without their start-up IPIs
+ * (smp_lose_startup=, a planted lost start-up): 0 normally. */
+static unsigned smp_lost_startups(unsigned cpu)
+{
+	uint64_t v;
+	return cpu == 1 && cmdline_number("smp_lose_startup", &v) == 0 ? (unsigned)v : 0;
+}
+
+/* Start logical CPU cpu, a second time when the first start-up left no
+ * sign of life (see the header); reports what it did. Returns 1 when the
+ * CPU is online. Boot CPU, interrupts off. */
+static int smp_start_one(unsigned cpu)
 {
 	struct percpu *p = percpu_get(cpu);
 	void *stack = kstack_alloc(SMP_AP_STACK_PAGES);
 	if (!stack || smp_alloc_ist(p)) {
 		printk("smp: out of memory for the stacks of cpu %u (APIC id %u); left offline\n",
 		       cpu, p->apic_id);
-		return;
+		return 0;
 	}
 	p->stack_top = (uint64_t)stack;
-	if (smp_boot_ap(p, SMP_AP_TIMEOUT_MS * 1000000ull))
-		printk("smp: cpu %u (APIC id %u) did not come online within %u ms; left offline\n",
-		       cpu, p->apic_id, SMP_AP_TIMEOUT_MS);
+	unsigned lost = smp_lost_startups(cpu);
+	smp_boot_send_startup(p, lost < 1);
+	if (smp_wait_online(p))
+		return 1;
+	if (__atomic_load_n(&p->entered, __ATOMIC_ACQUIRE)) {
+		printk("smp: cpu %u (APIC id %u) entered the kernel but is not online after %u ms; "
+		       "waiting %u ms more\n", cpu, p->apic_id, SMP_AP_WAIT_MS, SMP_AP_WAIT_MS);
+	} else {
+		printk("smp: cpu %u (APIC id %u) gave no sign of life %u ms after its start-up IPIs; "
+		       "starting it again\n", cpu, p->apic_id, SMP_AP_WAIT_MS);
+		smp_boot_stop(p);
+		smp_boot_send_startup(p, lost < 2);
+	}
+	if (smp_wait_online(p))
+		return 1;
+	smp_boot_stop(p);
+	printk("smp: cpu %u (APIC id %u) did not come online within %u ms; left offline\n", cpu,
+	       p->apic_id, 2 * SMP_AP_WAIT_MS);
+	return 0;
 }
 
 /* See smp.h. Runs with interrupts off. */
 void smp_start_aps(void)
 {
 	struct percpu *bsp = percpu_get(0);
+	uint64_t slowest_ns = 0;   /* the longest start of a CPU that came online */
+	unsigned slowest = 0;
 	bsp->apic_id = lapic_id();
 	if (smp_alloc_ist(bsp) == 0) {   /* guarded IST stacks replace the static ones */
 		for (int i = 0; i < IST_COUNT; i++)
@@ -114,10 +165,20 @@ void smp_start_aps(void)
 		printk("smp: no free memory below 1 MiB for the AP start-up code; "
 		       "running on the boot CPU only\n");
 	} else {
-		for (unsigned cpu = 1; cpu < cpu_count; cpu++)
-			smp_start_one(cpu);
+		for (unsigned cpu = 1; cpu < cpu_count; cpu++) {
+			uint64_t start = time_ns();
+			if (smp_start_one(cpu) && time_ns() - start > slowest_ns) {
+				slowest_ns = time_ns() - start;
+				slowest = cpu;
+			}
+		}
 	}
-	printk("smp: %u of %u CPUs online (MAXCPU %u)\n", smp_online_count(), cpu_count, MAXCPU);
+	if (slowest)
+		printk("smp: %u of %u CPUs online (MAXCPU %u); the slowest start took %llu ms (cpu %u)\n",
+		       smp_online_count(), cpu_count, MAXCPU,
+		       (unsigned long long)(slowest_ns / 1000000), slowest);
+	else
+		printk("smp: %u of %u CPUs online (MAXCPU %u)\n", smp_online_count(), cpu_count, MAXCPU);
 }
 
 /* See smp.h. */

@@ -12,7 +12,8 @@
  *
  * Start-up follows the INIT-SIPI-SIPI sequence of the Intel SDM (vol. 3,
  * 9.4.4.1): INIT, 10 ms, start-up IPI, 200 us, a second start-up IPI.
- * APs are started one at a time, so one trampoline page serves them all.
+ * APs are started one at a time, so one trampoline page serves them all;
+ * how long to wait and when to try again is smp.c's choice.
  */
 #include <smp_boot.h>
 #include <percpu.h>
@@ -75,6 +76,7 @@ int smp_boot_prepare(void)
  * need cpu_current(). Never returns. */
 static void __attribute__((noreturn)) smp_ap_entry(struct percpu *p)
 {
+	__atomic_store_n(&p->entered, 1, __ATOMIC_RELEASE);
 	percpu_load(p);
 	vmm_init_ap();
 	gdt_init_cpu(p->cpu, p->ist_top);
@@ -89,7 +91,7 @@ static void __attribute__((noreturn)) smp_ap_entry(struct percpu *p)
 }
 
 /* See smp_boot.h. Boot CPU, interrupts off. */
-int smp_boot_ap(struct percpu *p, uint64_t timeout_ns)
+void smp_boot_send_startup(struct percpu *p, int send_startup)
 {
 	*tramp_param(ap_trampoline_stack) = p->stack_top;
 	*tramp_param(ap_trampoline_entry) = (uint64_t)smp_ap_entry;
@@ -99,18 +101,14 @@ int smp_boot_ap(struct percpu *p, uint64_t timeout_ns)
 	lapic_send_ipi(p->apic_id, LAPIC_ICR_INIT | LAPIC_ICR_ASSERT);
 	time_udelay(10000);
 	for (int i = 0; i < 2; i++) {
-		lapic_send_ipi(p->apic_id, LAPIC_ICR_STARTUP | (uint32_t)(tramp_phys >> 12));
+		if (send_startup)
+			lapic_send_ipi(p->apic_id, LAPIC_ICR_STARTUP | (uint32_t)(tramp_phys >> 12));
 		time_udelay(200);
 	}
-	uint64_t deadline = time_ns() + timeout_ns;
-	while (!__atomic_load_n(&p->online, __ATOMIC_ACQUIRE)) {
-		if (time_ns() > deadline) {
-			/* Back to wait-for-SIPI, so a late start cannot run on
-			 * the trampoline while the next AP uses it. */
-			lapic_send_ipi(p->apic_id, LAPIC_ICR_INIT | LAPIC_ICR_ASSERT);
-			return -1;
-		}
-		cpu_pause();
-	}
-	return 0;
+}
+
+/* See smp_boot.h. Boot CPU, interrupts off. */
+void smp_boot_stop(struct percpu *p)
+{
+	lapic_send_ipi(p->apic_id, LAPIC_ICR_INIT | LAPIC_ICR_ASSERT);
 }

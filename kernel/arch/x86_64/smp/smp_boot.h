@@ -8,9 +8,13 @@
  * or -1 when there is no free low memory for it. Boot CPU, boot-time,
  * once, after vmm_init(). */
 int smp_boot_prepare(void);
-/* Start the AP whose record is p (apic_id, stack_top and ist_top filled
- * in) and wait until it reports online. Returns 0, or -1 after timeout_ns
- * (the AP is then sent INIT again and stays offline). Boot CPU, one AP at
- * a time, after smp_boot_prepare(). */
-int smp_boot_ap(struct percpu *p, uint64_t timeout_ns);
+/* One INIT-SIPI-SIPI sequence for the AP whose record is p (apic_id,
+ * stack_top and ist_top filled in); it then sets p->entered when it runs
+ * kernel C code and p->online when it is ready. send_startup 0 sends INIT
+ * only: a start-up the AP never sees (smp.c's planted failure). Boot CPU,
+ * one AP at a time, after smp_boot_prepare(). */
+void smp_boot_send_startup(struct percpu *p, int send_startup);
+/* INIT to the AP of p: back to waiting for a start-up IPI, so a late
+ * start cannot run on the trampoline the next AP uses. Boot CPU. */
+void smp_boot_stop(struct percpu *p);
 #endif
