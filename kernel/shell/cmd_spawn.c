@@ -64,8 +64,9 @@ static void spawn_report(const struct spawn_job *job)
 		work += job->slot[i].work;
 		has_work &= job->slot[i].has_work;
 	}
-	strbuf_printf(&sb, "spawn: %u %s threads done after %lu ms: run %lu ms", job->n, kind,
-		      job->ms, run / 1000000);
+	strbuf_printf(&sb, "spawn: %u %s threads done after %lu ms%s%s: run %lu ms", job->n, kind,
+		      job->ms, job->cls ? ", class " : "", job->cls ? itd_class_name(job->cls) : "",
+		      run / 1000000);
 	if (has_work) {
 		cmd_work_text(work, run, wbuf, sizeof(wbuf), sbuf, sizeof(sbuf));
 		strbuf_printf(&sb, ", work %s ms, speed %s", wbuf, sbuf);
