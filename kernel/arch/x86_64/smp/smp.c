@@ -132,8 +132,7 @@ static int smp_start_one(unsigned cpu)
 	} else {
 		printk("smp: cpu %u (APIC id %u) gave no sign of life %u ms after its start-up IPIs; "
 		       "starting it again\n", cpu, p->apic_id, SMP_AP_WAIT_MS);
-		smp_boot_stop(p);
-		smp_boot_send_startup(p, lost < 2);
+		smp_boot_send_startup(p, lost < 2);   /* its INIT resets whatever the first left */
 	}
 	if (smp_wait_online(p))
 		return 1;
@@ -167,8 +166,10 @@ void smp_start_aps(void)
 	} else {
 		for (unsigned cpu = 1; cpu < cpu_count; cpu++) {
 			uint64_t start = time_ns();
-			if (smp_start_one(cpu) && time_ns() - start > slowest_ns) {
-				slowest_ns = time_ns() - start;
+			int online = smp_start_one(cpu);
+			uint64_t took = time_ns() - start;
+			if (online && took > slowest_ns) {
+				slowest_ns = took;
 				slowest = cpu;
 			}
 		}
