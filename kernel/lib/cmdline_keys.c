@@ -34,6 +34,8 @@ const struct cmdline_key cmdline_keys[] = {
 	{ .name = "kern.sched.topology", .kind = CMDLINE_KEY_CHOICE, .choices = topology_choices },
 	{ .name = "smp_lose_startup", .kind = CMDLINE_KEY_NUMBER, .min = 1, .max = 2,
 	  .absent = "none lost" },
+	{ .name = "smp_slow_start", .kind = CMDLINE_KEY_NUMBER, .min = 1, .max = 60000,
+	  .absent = "no delay" },
 };
 const size_t cmdline_key_count = sizeof(cmdline_keys) / sizeof(cmdline_keys[0]);
 

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <panic.h>
 #include <string.h>
+#include <cmdline.h>
 #include <arch_hooks.h>
 
 #define TRAMP_PAGES      4            /* code, PML4, PDPT, page directory */
@@ -70,6 +71,16 @@ int smp_boot_prepare(void)
 	return 0;
 }
 
+/* The planted slow start (smp_slow_start=MS, for tests): CPU 1 waits MS ms
+ * after entering the kernel, as an AP the host does not run for a while
+ * would. Nothing normally. */
+static void smp_ap_planted_delay(unsigned cpu)
+{
+	uint64_t ms;
+	if (cpu == 1 && cmdline_number("smp_slow_start", &ms) == 0)
+		time_udelay(ms * 1000);
+}
+
 /* First C code of an AP, on its own kernel stack, still on the
  * trampoline's page table. Sets the CPU up like the boot CPU, reports
  * online, then idles serving interrupts until it enters its idle thread. GS goes first: locks and panic()
@@ -82,6 +93,7 @@ static void __attribute__((noreturn)) smp_ap_entry(struct percpu *p)
 	gdt_init_cpu(p->cpu, p->ist_top);
 	percpu_load(p);   /* a null GS selector load may clear the base (Intel) */
 	idt_load();
+	smp_ap_planted_delay(p->cpu);
 	lapic_init(acpi_madt()->lapic_phys);
 	cpu_enumerate_self(&p->desc);
 	p->desc_valid = 1;
