@@ -324,6 +324,7 @@ FUZZ_SRCS_machine := $(MDESC)/machine_parse.c $(MDESC)/machine_check.c $(MDESC)/
                      kernel/lib/format.c kernel/sched/topo_build.c
 FUZZ_SRCS_lineedit := kernel/shell/lineedit.c kernel/lib/format.c
 FUZZ_SRCS_shell_words := kernel/shell/shell_words.c
+FUZZ_SRCS_cpulist := kernel/lib/cpulist.c kernel/lib/parse.c kernel/lib/format.c
 FUZZ_SRCS_cmdline := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c kernel/lib/strbuf.c kernel/lib/parse.c \
                      kernel/lib/format.c
 FUZZ_SRCS_hfi_table := $(HFI_TEST_SRCS)

@@ -56,42 +56,83 @@ static int cpulist_mask(const char *s, unsigned ncpu, struct cpuset *out, char *
 	return 0;
 }
 
-/* See cmd_thread.h. Items are read in place, so the list may be as long
+/* The item of len chars at item (one CPU "6" or a range "0-3", within the
+ * list s named in messages) as lo..hi: 0, or -1 with a message. */
+static int cpulist_item(const char *s, const char *item, size_t len, unsigned ncpu, uint64_t *lo,
+			uint64_t *hi, char *err, size_t err_len)
+{
+	size_t dash = span_until(item, '-');
+	if (len == 0) {
+		ksnprintf(err, err_len, "cpus: empty item in '%.*s' (a list like 0-3,6)", PARSE_ECHO_MAX, s);
+		return -1;
+	}
+	if (dash > len)
+		dash = len;
+	if (cpulist_number(item, dash, ncpu, lo, err, err_len))
+		return -1;
+	*hi = *lo;
+	if (dash < len && cpulist_number(item + dash + 1, len - dash - 1, ncpu, hi, err, err_len))
+		return -1;
+	if (*hi < *lo) {
+		ksnprintf(err, err_len, "cpus: range %.*s goes backwards",
+			  (int)(len < PARSE_ECHO_MAX ? len : PARSE_ECHO_MAX), item);
+		return -1;
+	}
+	return 0;
+}
+
+/* 0 when ncpu is a machine's CPU count cpulist can name, else -1 with a
+ * message. */
+static int cpulist_ncpu_ok(unsigned ncpu, char *err, size_t err_len)
+{
+	if (ncpu != 0 && ncpu <= TOPO_MAXCPU)
+		return 0;
+	ksnprintf(err, err_len, "cpus: no CPUs to choose from");
+	return -1;
+}
+
+/* See cpulist.h. Items are read in place, so the list may be as long
  * as its caller's line. */
 int cpulist_parse(const char *s, unsigned ncpu, struct cpuset *out, char *err, size_t err_len)
 {
 	cpuset_zero(out);
-	if (ncpu == 0 || ncpu > TOPO_MAXCPU) {
-		ksnprintf(err, err_len, "cpus: no CPUs to choose from");
+	if (cpulist_ncpu_ok(ncpu, err, err_len))
 		return -1;
-	}
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		return cpulist_mask(s, ncpu, out, err, err_len);
 	for (const char *item = s;;) {
-		size_t len = span_until(item, ','), dash = span_until(item, '-');
+		size_t len = span_until(item, ',');
 		uint64_t lo, hi;
-		if (len == 0) {
-			ksnprintf(err, err_len, "cpus: empty item in '%.*s' (a list like 0-3,6)",
-				  PARSE_ECHO_MAX, s);
+		if (cpulist_item(s, item, len, ncpu, &lo, &hi, err, err_len))
 			return -1;
-		}
-		if (dash > len)
-			dash = len;
-		if (cpulist_number(item, dash, ncpu, &lo, err, err_len))
-			return -1;
-		hi = lo;
-		if (dash < len &&
-		    cpulist_number(item + dash + 1, len - dash - 1, ncpu, &hi, err, err_len))
-			return -1;
-		if (hi < lo) {
-			ksnprintf(err, err_len, "cpus: range %.*s goes backwards",
-				  (int)(len < PARSE_ECHO_MAX ? len : PARSE_ECHO_MAX), item);
-			return -1;
-		}
 		for (uint64_t c = lo; c <= hi; c++)
 			cpuset_set(out, (unsigned)c);
 		if (!item[len])
 			return 0;
+		item += len + 1;
+	}
+}
+
+/* See cpulist.h. */
+int cpulist_parse_seq(const char *s, unsigned ncpu, unsigned *out, unsigned max, char *err,
+		      size_t err_len)
+{
+	unsigned n = 0;
+	if (cpulist_ncpu_ok(ncpu, err, err_len))
+		return -1;
+	for (const char *item = s;;) {
+		size_t len = span_until(item, ',');
+		uint64_t lo, hi;
+		if (cpulist_item(s, item, len, ncpu, &lo, &hi, err, err_len))
+			return -1;
+		if (hi - lo >= max - n) {
+			ksnprintf(err, err_len, "cpus: '%.*s' names more than %u CPUs", PARSE_ECHO_MAX, s, max);
+			return -1;
+		}
+		for (uint64_t c = lo; c <= hi; c++)
+			out[n++] = (unsigned)c;
+		if (!item[len])
+			return (int)n;
 		item += len + 1;
 	}
 }

@@ -122,14 +122,44 @@ static void spawn_main(void *arg)
 	spawn_job_put(job);
 }
 
-/* `spawn N cpu|sleep [cpus=SET] [ms=DURATION] [class=CLASS] [free=MS]`: every
- * argument checked before the first thread starts. */
+/* pin=LIST of a spawn of n threads: thread i's CPU, the i-th of the list (n
+ * online CPUs, repeats allowed), in a kmalloc'd array the caller frees; NULL
+ * after a message. */
+static unsigned *spawn_parse_pins(const char *list, unsigned n)
+{
+	char err[128];
+	unsigned *pins = kmalloc(n * sizeof(*pins));
+	if (!pins) {
+		printk("spawn: out of memory\n");
+		return NULL;
+	}
+	int count = cpulist_parse_seq(list, smp_cpu_count(), pins, n, err, sizeof(err));
+	if (count < 0)
+		printk("spawn: pin: %s\n", err);
+	else if ((unsigned)count != n)
+		printk("spawn: pin: '%.*s' names %d CPUs for %u threads (one each)\n", PARSE_ECHO_MAX,
+		       list, count, n);
+	for (int i = 0; (unsigned)count == n && i < count; i++) {
+		if (!smp_cpu_online(pins[i])) {
+			printk("spawn: pin: cpu %u is not online\n", pins[i]);
+			count = -1;
+		}
+	}
+	if ((unsigned)count == n)
+		return pins;
+	kfree(pins);
+	return NULL;
+}
+
+/* `spawn N cpu|sleep [cpus=SET|pin=LIST] [ms=DURATION] [class=CLASS] [free=MS]`:
+ * every argument checked before the first thread starts. */
 static int cmd_spawn(int argc, char **argv)
 {
 	uint64_t n, ms = 10000, free_ms = 0;
 	int cls = ITD_SCALAR;
 	struct cpuset mask;
 	int have_mask = 0, sleeper;
+	const char *pin_list = NULL;
 	if (!thread_sched_running()) {
 		printk("spawn: the scheduler is off (sched=off)\n");
 		return 1;
@@ -149,6 +179,8 @@ static int cmd_spawn(int argc, char **argv)
 			if (cmd_parse_cpus("spawn", argv[i] + 5, &mask))
 				return 1;
 			have_mask = 1;
+		} else if (strncmp(argv[i], "pin=", 4) == 0) {
+			pin_list = argv[i] + 4;
 		} else if (strncmp(argv[i], "ms=", 3) == 0) {
 			if (shell_arg_u64("spawn", "ms", argv[i] + 3, 0, 1, SHELL_MS_MAX, &ms))
 				return 1;
@@ -163,18 +195,26 @@ static int cmd_spawn(int argc, char **argv)
 				return 1;
 			}
 		} else {
-			printk("spawn: unknown argument '%.*s' (cpus=LIST, ms=DURATION, class=CLASS or "
-			       "free=MS)\n", PARSE_ECHO_MAX, argv[i]);
+			printk("spawn: unknown argument '%.*s' (cpus=LIST, pin=LIST, ms=DURATION, "
+			       "class=CLASS or free=MS)\n", PARSE_ECHO_MAX, argv[i]);
 			return 1;
 		}
 	}
-	if (free_ms && !have_mask) {
-		printk("spawn: free=MS ends a cpus= affinity: give cpus= too\n");
+	if (have_mask && pin_list) {
+		printk("spawn: cpus= and pin= both set the threads' CPUs: give one\n");
 		return 1;
 	}
+	if (free_ms && !have_mask && !pin_list) {
+		printk("spawn: free=MS ends a cpus= or pin= affinity: give one of them too\n");
+		return 1;
+	}
+	unsigned *pins = NULL;
+	if (pin_list && !(pins = spawn_parse_pins(pin_list, (unsigned)n)))
+		return 1;
 	struct spawn_job *job = kzalloc(sizeof(*job) + n * sizeof(job->slot[0]));
 	if (!job) {
 		printk("spawn: out of memory\n");
+		kfree(pins);
 		return 1;
 	}
 	job->end_ns = time_ns() + ms * 1000000;
@@ -189,20 +229,28 @@ static int cmd_spawn(int argc, char **argv)
 		char name[THREAD_NAME_MAX];
 		ksnprintf(name, sizeof(name), "%s/%u", argv[2], made);
 		job->slot[made].job = job;
+		if (pins) {
+			cpuset_zero(&mask);
+			cpuset_set(&mask, pins[made]);
+			attr.affinity = &mask;
+		}
 		__atomic_add_fetch(&job->refs, 1, __ATOMIC_RELAXED);
 		if (!thread_create(name, spawn_main, &job->slot[made], &attr)) {
 			__atomic_sub_fetch(&job->refs, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}
+	kfree(pins);
 	job->n = made;
 	printk("spawn: started %u %s threads for %lu ms%s%s\n", made, argv[2], ms,
 	       cls ? ", class " : "", cls ? itd_class_name((unsigned)cls) : "");
 	spawn_job_put(job);
 	return made == n ? 0 : 1;
 }
-SHELL_COMMAND(spawn, 2, 6, "N cpu|sleep [cpus=MASK|LIST] [ms=DURATION] [class=CLASS] [free=MS]",
+SHELL_COMMAND(spawn, 2, 6,
+	      "N cpu|sleep [cpus=MASK|LIST | pin=LIST] [ms=DURATION] [class=CLASS] [free=MS]",
 	      "start N (1..512) CPU-bound or sleep/wake threads doing work() for 1..600000 ms "
 	      "(default all CPUs, 10000 ms), as code of Thread Director class CLASS (scalar, vector, "
-	      "vnni, spin or 0..7; default scalar), on cpus= for the first free= MS only if given; "
-	      "a report when they are done", cmd_spawn);
+	      "vnni, spin or 0..7; default scalar); cpus= gives every thread the set, pin= thread i "
+	      "the i-th CPU of its list (N CPUs, repeats allowed), for the first free= MS only if "
+	      "given; a report when they are done", cmd_spawn);

@@ -197,6 +197,12 @@ def test_numbers_are_refused_with_their_range(ctx, m):
         ("spawn 1 cpu cpus=0x10", "spawn: cpus: mask 0x10 names cpu 4; this machine has cpus 0..3"),
         ("spawn 1 cpu cpus=3-1", "spawn: cpus: range 3-1 goes backwards"),
         ("spawn 1 cpu speed=9", "spawn: unknown argument 'speed=9'"),
+        ("spawn 2 cpu pin=4,0", "spawn: pin: cpus: 4 is outside 0..3"),
+        ("spawn 3 cpu pin=0,1", "spawn: pin: '0,1' names 2 CPUs for 3 threads (one each)"),
+        ("spawn 2 cpu pin=0-3", "spawn: pin: cpus: '0-3' names more than 2 CPUs"),
+        ("spawn 1 cpu pin=0x1", "spawn: pin: cpus: '0x1' is not a number (0..3)"),
+        ("spawn 1 cpu pin=", "spawn: pin: cpus: empty item in '' (a list like 0-3,6)"),
+        ("spawn 1 cpu cpus=0 pin=0", "spawn: cpus= and pin= both set the threads' CPUs: give one"),
         ("schedtest storm 18446744073709551615", "schedtest: N: 18446744073709551615 is outside 1..4096"),
         ("schedtest storm 0", "schedtest: N: 0 is outside 1..4096"),
         ("schedtest storm 10 x", "schedtest: MS: 'x' is not a number (1..600000)"),
@@ -217,6 +223,12 @@ def test_numbers_are_refused_with_their_range(ctx, m):
     # Its report comes after the prompt: wait for it here, so that it does
     # not land in the next test's command output on a slow host.
     m.expect(r"spawn:   sleep/0 thread \d+ ended on cpu 3: run \d+ ms\r?\n", 30)
+    # pin=: thread i on the i-th CPU named, repeats allowed.
+    out = m.command("spawn 3 sleep pin=2,0,2 ms=100")
+    check("spawn: started 3 sleep threads for 100 ms" in out, out)
+    m.expect(r"spawn:   sleep/0 thread \d+ ended on cpu 2: run \d+ ms\r?\n"
+             r"spawn:   sleep/1 thread \d+ ended on cpu 0: run \d+ ms\r?\n"
+             r"spawn:   sleep/2 thread \d+ ended on cpu 2: run \d+ ms\r?\n", 30)
 
 
 def test_sleep_waits_asleep(ctx, m):

@@ -91,6 +91,8 @@ def test_smp_lost_startups_leave_the_cpu_offline(ctx):
     check("2 of 2 CPUs answered" in out, out)
     out = m.command("spawn 1 cpu cpus=1 ms=300", timeout=60)
     check("spawn: cpus: '1' names no online CPU" in out, out)
+    out = m.command("spawn 2 cpu pin=2,1 ms=300", timeout=60)
+    check("spawn: pin: cpu 1 is not online" in out, out)
     m.command("spawn 1 cpu cpus=2 ms=5000", timeout=60)
     out = m.command("ps", timeout=60)
     check(re.search(r"\bcpu/0 +run +2 ", out), "the spawned thread is not running on cpu 2:\n" + out)

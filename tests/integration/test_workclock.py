@@ -55,65 +55,81 @@ def near(value, want, what, context):
     check(abs(value - want) <= TOL, "%s: %.3f, want %.3f +- %.2f\n%s" % (what, value, want, TOL, context))
 
 
-def check_rates(ps, p, e, pair, shared, want_e, want_pair):
-    """Threads pinned to a lone P CPU p, an E-core e, the two SMT siblings
-    pair, and two threads sharing the lone P CPU `shared`: SPEED of each,
-    and the work done relative to the lone P thread. The two that take
-    turns on one CPU (preempted in the middle of work()) each keep their
-    CPU's speed and together do one CPU's worth."""
-    rows = cpu_threads(ps)
-    counts = {c: len(r) for c, r in rows.items()}
-    want = {c: 1 for c in (p, e) + pair}
-    want[shared] = 2
-    check(counts == want, "pinned threads per CPU %s, want %s:\n%s" % (counts, want, ps))
-    lone = rows[p][0]
-    near(lone[2], 1.0, "speed of the lone P thread (cpu %d)" % p, ps)
-    near(rows[e][0][2], want_e, "speed on the E-core (cpu %d)" % e, ps)
-    near(rows[e][0][1] / lone[1], want_e, "work E / work P", ps)
-    for c in pair:
-        near(rows[c][0][2], want_pair, "speed on busy SMT sibling cpu %d" % c, ps)
-        near(rows[c][0][1] / lone[1], want_pair, "work of sibling cpu %d / lone P" % c, ps)
-    for run, work, speed in rows[shared]:
-        near(speed, 1.0, "speed of a thread sharing cpu %d" % shared, ps)
-    near(sum(r[1] for r in rows[shared]) / lone[1], 1.0, "work of the two sharing cpu %d / lone P" % shared, ps)
+# One thread's line of spawn's end report.
+SPAWN_ROW = re.compile(r"^spawn:   cpu/(\d+) thread \d+ ended on cpu (\d+): run (\d+) ms, "
+                       r"work (\d+) ms, speed (\d+\.\d{3})$", re.M)
 
 
-def spawn_pinned(cpus, ms):
-    """One `spawn` per entry: every thread of a spawn gets the whole set."""
-    return "; ".join("spawn 1 cpu cpus=%d ms=%d" % (c, ms) for c in cpus)
+def spawn_reports(out, pins):
+    """The end reports of the `spawn N cpu pin=...` runs in out, in order:
+    per report, (run ms, work ms, speed) of each thread by its place in
+    pins, which must be the CPU it ended on. The threads of one spawn start
+    together and end at one guest time, so their work compares directly;
+    the shell sleeps meanwhile, so none of it ran beside them."""
+    reports = []
+    for block in re.split(r"^spawn: \d+ cpu threads done after", out, flags=re.M)[1:]:
+        rows = {}
+        for g in SPAWN_ROW.finditer(block):
+            slot, cpu = int(g.group(1)), int(g.group(2))
+            check(slot < len(pins) and cpu == pins[slot] and slot not in rows,
+                  "thread %d ended on cpu %d, pinned to %r:\n%s" % (slot, cpu, pins, block))
+            rows[slot] = (int(g.group(3)), int(g.group(4)), float(g.group(5)))
+        check(len(rows) == len(pins), "end report without all %d threads:\n%s" % (len(pins), block))
+        reports.append(rows)
+    return reports
+
+
+def check_rates(rows, want_e, want_pair):
+    """One spawn of PINS_I7: a lone P thread (slot 0), an E-core (1), the
+    two SMT siblings of one core (2, 3) and two threads sharing a P CPU
+    (4, 5): SPEED of each, and the work done relative to the lone P thread.
+    The two that take turns on one CPU (preempted in the middle of work())
+    each keep their CPU's speed and together do one CPU's worth."""
+    lone = rows[0]
+    context = "%r" % rows
+    near(lone[2], 1.0, "speed of the lone P thread", context)
+    near(rows[1][2], want_e, "speed on the E-core", context)
+    near(rows[1][1] / lone[1], want_e, "work E / work P", context)
+    for slot in (2, 3):
+        near(rows[slot][2], want_pair, "speed on busy SMT sibling (thread %d)" % slot, context)
+        near(rows[slot][1] / lone[1], want_pair, "work of sibling thread %d / lone P" % slot, context)
+    for slot in (4, 5):
+        near(rows[slot][2], 1.0, "speed of thread %d sharing a CPU" % slot, context)
+    near((rows[4][1] + rows[5][1]) / lone[1], 1.0, "work of the two sharing a CPU / lone P", context)
+
+
+def spawn_pinned(pins, ms):
+    """One `spawn` of one thread per entry of pins, started together, and a
+    sleep of the shell until a second after they end."""
+    return "spawn %d cpu pin=%s ms=%d; sleep %d" % (len(pins), ",".join(map(str, pins)), ms, ms + 1000)
+
+
+# i7-1370P: a lone P thread (cpu 2), an E-core (cpu 12), both threads of
+# P-core 2 (cpus 4, 5) and two threads taking turns on cpu 10.
+PINS_I7 = (2, 12, 4, 5, 10, 10)
 
 
 def test_workclock_i7_rates(ctx):
-    """i7-1370P: a lone P thread (cpu 2), an E-core (cpu 12), both threads
-    of P-core 2 (cpus 4, 5) and two threads taking turns on cpu 10, busy
-    for 3 s: E does 0.54 of the P thread's work, each sibling 0.695, the two
-    on cpu 10 1.0 each and one CPU's worth together. With
-    kern.emul.workclock=0 every speed is 1. Switching the power budget on
-    is refused: the i7-1370P description has no power line."""
-    pins = (2, 12, 4, 5)
-    load = spawn_pinned(pins, 3000) + "; spawn 2 cpu cpus=10 ms=3000"
-    out = boot(ctx, load + "; sleep 2500; ps; sleep 1000; sysctl kern.emul.workclock=0; " + load +
-               "; sleep 2500; ps; sleep 1000; sysctl kern.emul.power=1 kern.emul.workclock=1 kern.emul",
-               I7, timeout=600)
+    """i7-1370P, PINS_I7 busy for 3 s: E does 0.54 of the P thread's work,
+    each sibling 0.695, the two on cpu 10 1.0 each and one CPU's worth
+    together. With kern.emul.workclock=0 every speed is 1. Switching the
+    power budget on is refused: the i7-1370P description has no power
+    line."""
+    load = spawn_pinned(PINS_I7, 3000)
+    out = boot(ctx, load + "; sysctl kern.emul.workclock=0; " + load +
+               "; sysctl kern.emul.power=1 kern.emul.workclock=1 kern.emul", I7, timeout=600)
     check("workclock: on: threads advance at their CPU's modelled speed" in out, out[:2000])
     check(re.search(r"work: calibrated on cpu 0 \(core type P, the fastest here\): \d+ iterations "
                     r"per ms .*work\(W\) follows the emulated machine's work clock", out), out[:2000])
-    parts = out.split("mosaic> ps")
-    check(len(parts) == 3, "two ps outputs expected:\n" + out[-4000:])
-    modelled, flat = parts[1].split("mosaic> ")[0], parts[2].split("mosaic> ")[0]
-    check_rates(modelled, 2, 12, (4, 5), 10, 0.54, 0.695)
-    check("kern.emul.workclock: 1 -> 0" in out, out[-3000:])
-    check_rates(flat, 2, 12, (4, 5), 10, 1.0, 1.0)
+    reports = spawn_reports(out, PINS_I7)
+    check(len(reports) == 2, "two end reports expected:\n" + out[-4000:])
+    check(out.index("spawn: 6 cpu threads done") < out.index("kern.emul.workclock: 1 -> 0") <
+          out.rindex("spawn: 6 cpu threads done"), "a run overlapped the switch:\n" + out[-3000:])
+    check_rates(reports[0], 0.54, 0.695)
+    check_rates(reports[1], 1.0, 1.0)
     check("sysctl: kern.emul.power: the machine description has no power budget (budget= on its 'power' line)"
           in out, out[-2000:])
     check("kern.emul.workclock: 0 -> 1" in out and "kern.emul.power: 0" in out, out[-2000:])
-    # The end report of each spawn agrees with ps.
-    reports = re.findall(r"spawn:   cpu/\d thread \d+ ended on cpu (\d+): run (\d+) ms, "
-                         r"work (\d+) ms, speed (\d+\.\d{3})", out)
-    speeds = {int(c): float(s) for c, _, _, s in reports[:6]}
-    check(len(reports) == 12 and set(speeds) == set(pins) | {10}, "end reports:\n" + out[-4000:])
-    near(speeds[12], 0.54, "end report speed on the E-core", out[-4000:])
-    near(speeds[4], 0.695, "end report speed on a busy sibling", out[-4000:])
 
 
 POWER = """# small-hybrid with a power budget (test only): 8 W; P 6 W, E 2 W, a
@@ -136,15 +152,18 @@ def test_workclock_power_budget(ctx):
     idle, base 2 + idle cores 0.5 + 2 x 0.25 = 3 W; the three cores busy
     under the budget, base 2 + (6 + 2 + 2) x 0.928^3 = 10 W (the budget
     counts the busy cores: 8 W); with the budget off, 2 + 10 = 12 W. The
-    shell's own short runs add a little."""
+    shell's own short runs add a little. The speeds come from runs with the
+    shell asleep (it runs on the P-core's sibling), the watts from runs
+    beside `rapl`."""
     with open(SMALL) as f:
         text = f.read()
     path = os.path.join(ctx.log_dir, "small-power.machine")
     with open(path, "w") as f:
         f.write(text + POWER)
-    out = boot(ctx, "rapl 1000; " + spawn_pinned((0, 2, 3), 2500) + "; rapl 1000; sleep 1000; ps; sleep 1000; "
-               "sysctl kern.emul.power=0; " + spawn_pinned((0, 2, 3), 2500) + "; rapl 1000; sleep 1000; ps",
-               path)
+    pins = (0, 2, 3)
+    metered = "spawn 3 cpu pin=0,2,3 ms=4000; rapl 1000; sleep 4000"
+    out = boot(ctx, "rapl 1000; " + spawn_pinned(pins, 2500) + "; " + metered + "; sysctl kern.emul.power=0; " +
+               spawn_pinned(pins, 2500) + "; " + metered, path)
     check("rapl: 1 package, units: energy 2^-14 J, power 2^-3 W, time 2^-10 s; emulated from the machine "
           "description's power model" in out, out[:3000])
     watts = rapl_watts(out)
@@ -152,16 +171,13 @@ def test_workclock_power_budget(ctx):
           "rapl's average watts %r, expected about 3, 10 and 12:\n%s" % (watts, out[-5000:]))
     check("workclock: on: threads advance at their CPU's modelled speed, under the power budget"
           in out, out[:2000])
-    parts = out.split("mosaic> ps")
-    check(len(parts) == 3, "two ps outputs expected:\n" + out[-4000:])
-    budget, free = cpu_threads(parts[1].split("mosaic> ")[0]), cpu_threads(parts[2].split("mosaic> ")[0])
-    one_each = {0: 1, 2: 1, 3: 1}
-    check({c: len(r) for c, r in budget.items()} == one_each and
-          {c: len(r) for c, r in free.items()} == one_each, out[-4000:])
-    near(budget[0][0][2], 0.928, "P thread under the budget", out[-4000:])
-    near(budget[2][0][2], 0.501, "E thread under the budget", out[-4000:])
-    near(free[0][0][2], 1.0, "P thread, budget off", out[-4000:])
-    near(free[3][0][2], 0.54, "E thread, budget off", out[-4000:])
+    reports = spawn_reports(out, pins)
+    check(len(reports) == 4, "four end reports expected:\n" + out[-4000:])
+    budget, free = reports[0], reports[2]
+    near(budget[0][2], 0.928, "P thread under the budget", "%r" % budget)
+    near(budget[1][2], 0.501, "E thread under the budget", "%r" % budget)
+    near(free[0][2], 1.0, "P thread, budget off", "%r" % free)
+    near(free[2][2], 0.54, "E thread, budget off", "%r" % free)
 
 
 def test_workclock_inactive_without_description(ctx):

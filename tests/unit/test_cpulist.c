@@ -1,4 +1,5 @@
-/* Host tests for the CPU-set parser of `spawn … cpus=` (kernel/shell/cpulist.c). */
+/* Host tests for the CPU-set and CPU-sequence parsers of `spawn … cpus=`
+ * and `pin=` (kernel/lib/cpulist.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -99,12 +100,54 @@ static void test_refusals(void **state)
 	expect_error("1", 0, "cpus: no CPUs to choose from");
 }
 
+/* The sequence of in (at most max CPUs) as "2,12,4,5" (for comparisons). */
+static const char *seq_text(const char *in, unsigned ncpu, unsigned max)
+{
+	static char buf[1024];
+	unsigned cpus[64];
+	size_t n = 0;
+	assert_true(max <= 64);
+	int count = cpulist_parse_seq(in, ncpu, cpus, max, err, sizeof(err));
+	assert_true(count >= 1 && (unsigned)count <= max);
+	buf[0] = 0;
+	for (int i = 0; i < count; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, i ? ",%u" : "%u", cpus[i]);
+	return buf;
+}
+
+static void expect_seq_error(const char *in, unsigned ncpu, unsigned max, const char *want)
+{
+	unsigned cpus[64];
+	assert_int_equal(cpulist_parse_seq(in, ncpu, cpus, max, err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+}
+
+/* A sequence keeps the order and the repeats a set drops; it refuses what a
+ * set refuses, masks, and more CPUs than there is room for. */
+static void test_sequences(void **state)
+{
+	(void)state;
+	assert_string_equal(seq_text("2,12,4-5,10,10", 20, 6), "2,12,4,5,10,10");
+	assert_string_equal(seq_text("3,1,2", 8, 3), "3,1,2");
+	assert_string_equal(seq_text("7", 8, 1), "7");
+	assert_string_equal(seq_text("0-7", 8, 64), "0,1,2,3,4,5,6,7");
+	expect_seq_error("0-7", 8, 7, "cpus: '0-7' names more than 7 CPUs");
+	expect_seq_error("1,2,3", 8, 2, "cpus: '1,2,3' names more than 2 CPUs");
+	expect_seq_error("0xf", 8, 4, "cpus: '0xf' is not a number (0..7)");
+	expect_seq_error("20", 20, 4, "cpus: 20 is outside 0..19");
+	expect_seq_error("3-1", 8, 4, "cpus: range 3-1 goes backwards");
+	expect_seq_error("1,,2", 8, 4, "cpus: empty item in '1,,2' (a list like 0-3,6)");
+	expect_seq_error("", 8, 4, "cpus: empty item in '' (a list like 0-3,6)");
+	expect_seq_error("1", 0, 4, "cpus: no CPUs to choose from");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lists_and_masks),
 		cmocka_unit_test(test_long_lists),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_sequences),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
