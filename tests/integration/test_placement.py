@@ -143,17 +143,17 @@ def test_placement_155h_lpe_unused(ctx):
     busy P threads paired on three cores (47 W) and alone on six (77.9 W);
     six threads pinned one per P-core draw base 5 + 6 x 12 + idle E 8 x 0.1
     + idle LP-E 2 x 0.05 = 77.9 W of the machine's power model, measured
-    from 300 ms after the last starts (a loaded host may hold a vCPU for
-    tens of ms before its new thread first runs there)."""
+    from 300 ms after they start (one `spawn pin=`, so they start together;
+    a loaded host may hold a vCPU for tens of ms before its new thread
+    first runs there)."""
     out = boot(ctx, MTL, "sysctl kern.sched.policy=hmp; sched stats reset; spawn 12 cpu ms=6000; sleep 4000; "
                "ps -w; sched stats; sleep 3000; "
                "sysctl kern.sched.primary=0-1,10; sysctl kern.sched.primary; "
                "sysctl kern.sched.primary=22; sysctl kern.sched.primary=fast; sysctl kern.sched.primary; "
                "sysctl kern.sched.primary=efficiency; sysctl kern.sched.primary; "
                "spawn 2 cpu ms=3000; sleep 1500; ps -w; sysctl kern.sched.primary=all; sleep 1700; "
-               "bench cpu --threads 6 --runs 1 --policy hmp --time 1; " +
-               "; ".join("spawn 1 cpu cpus=%d ms=3000" % c for c in (0, 10, 12, 14, 16, 18)) +
-               "; sleep 300; rapl 1000")
+               "bench cpu --threads 6 --runs 1 --policy hmp --time 1; "
+               "spawn 6 cpu pin=0,10,12,14,16,18 ms=4000; sleep 300; rapl 1000")
     threads = where(frames(out, "ps -w")[0], "cpu/")
     check(len(threads) == 12, "twelve cpu threads expected:\n" + out[-5000:])
     for name, (last, ms, p, e, lpe, other, smt) in threads.items():
