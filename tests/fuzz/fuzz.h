@@ -128,6 +128,18 @@ static inline const char *fuzz_pick(struct fuzz *f, const char *const *table, si
 	} while (0)
 #endif
 
+/* Appends the string p to the text buf[0..*len) of capacity cap, keeping
+ * room for a NUL: 1, or 0 (nothing appended) when it does not fit. */
+static inline int fuzz_append(char *buf, size_t *len, size_t cap, const char *p)
+{
+	size_t n = strlen(p);
+	if (*len + n >= cap)
+		return 0;
+	memcpy(buf + *len, p, n);
+	*len += n;
+	return 1;
+}
+
 /* Mutates buf[0..*len) in place (capacity cap): a few random byte flips,
  * insertions, deletions, duplicated runs and interesting bytes. */
 static inline void fuzz_mutate(struct fuzz *f, unsigned char *buf, size_t *len, size_t cap)

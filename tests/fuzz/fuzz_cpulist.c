@@ -114,11 +114,8 @@ static void random_list(struct fuzz *f, unsigned ncpu, char *buf, size_t cap)
 		} else {
 			p = fuzz_pick(f, pieces, sizeof(pieces) / sizeof(pieces[0]));
 		}
-		size_t n = strlen(p);
-		if (len + n >= cap)
+		if (!fuzz_append(buf, &len, cap, p))
 			break;
-		memcpy(buf + len, p, n);
-		len += n;
 	}
 	if (fuzz_below(f, 4) == 0)
 		fuzz_mutate(f, (unsigned char *)buf, &len, cap - 1);

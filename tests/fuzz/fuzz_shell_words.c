@@ -62,11 +62,8 @@ static size_t random_text(struct fuzz *f, char *buf, size_t cap)
 			continue;
 		}
 		const char *p = pieces[fuzz_below(f, sizeof(pieces) / sizeof(pieces[0]))];
-		size_t n = strlen(p);
-		if (len + n >= cap)
+		if (!fuzz_append(buf, &len, cap, p))
 			break;
-		memcpy(buf + len, p, n);
-		len += n;
 	}
 	if (fuzz_below(f, 4) == 0)
 		fuzz_mutate(f, (unsigned char *)buf, &len, cap - 1);
