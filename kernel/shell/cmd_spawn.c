@@ -134,18 +134,18 @@ static unsigned *spawn_parse_pins(const char *list, unsigned n)
 		return NULL;
 	}
 	int count = cpulist_parse_seq(list, smp_cpu_count(), pins, n, err, sizeof(err));
+	unsigned offline = n;   /* the first pin on an offline CPU, n for none */
+	for (unsigned i = 0; count == (int)n && i < n && offline == n; i++)
+		if (!smp_cpu_online(pins[i]))
+			offline = i;
 	if (count < 0)
 		printk("spawn: pin: %s\n", err);
-	else if ((unsigned)count != n)
+	else if (count != (int)n)
 		printk("spawn: pin: '%.*s' names %d CPUs for %u threads (one each)\n", PARSE_ECHO_MAX,
 		       list, count, n);
-	for (int i = 0; (unsigned)count == n && i < count; i++) {
-		if (!smp_cpu_online(pins[i])) {
-			printk("spawn: pin: cpu %u is not online\n", pins[i]);
-			count = -1;
-		}
-	}
-	if ((unsigned)count == n)
+	else if (offline < n)
+		printk("spawn: pin: cpu %u is not online\n", pins[offline]);
+	else
 		return pins;
 	kfree(pins);
 	return NULL;

@@ -161,7 +161,7 @@ def test_workclock_power_budget(ctx):
     with open(path, "w") as f:
         f.write(text + POWER)
     pins = (0, 2, 3)
-    metered = "spawn 3 cpu pin=0,2,3 ms=4000; rapl 1000; sleep 4000"
+    metered = "spawn 3 cpu pin=%s ms=4000; rapl 1000; sleep 4000" % ",".join(map(str, pins))
     out = boot(ctx, "rapl 1000; " + spawn_pinned(pins, 2500) + "; " + metered + "; sysctl kern.emul.power=0; " +
                spawn_pinned(pins, 2500) + "; " + metered, path)
     check("rapl: 1 package, units: energy 2^-14 J, power 2^-3 W, time 2^-10 s; emulated from the machine "
