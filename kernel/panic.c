@@ -9,6 +9,7 @@
 #include <console.h>
 #include <smp.h>
 #include <nmi.h>
+#include <witness.h>
 
 #define PANIC_NOBODY 0xFFFFFFFFu
 static uint32_t panic_cpu = PANIC_NOBODY;   /* the CPU that owns the panic */
@@ -34,8 +35,9 @@ void panic_stop(void)
 /* The first CPU to panic (or take a fatal exception) stops the others with
  * an NMI before it prints, so its report is not interleaved with their
  * output (they print their backtraces after it, in panic_stop()); a CPU
- * that panics second just stops (the first one's NMI parks it). Returns
- * only on the first panicking CPU, with interrupts off. */
+ * that panics second just stops (the first one's NMI parks it). Lock-order
+ * checking (witness) ends here. Returns only on the first panicking CPU,
+ * with interrupts off. */
 void panic_begin(void)
 {
 	cpu_cli();
@@ -48,6 +50,9 @@ void panic_begin(void)
 		}
 		cpu_halt_forever();
 	}
+	/* The report takes locks (the console's); a stopped CPU may hold
+	 * witness's table, and no order matters any more. */
+	__atomic_store_n(&witness_enabled, 0, __ATOMIC_RELEASE);
 	nmi_stop_others();
 	console_break_lock();   /* a stopped CPU may have held it */
 }

@@ -13,6 +13,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROMPT = "mosaic> "
 BOOT_TIMEOUT = 120
+PANIC_GRACE_S = 60    # after a kernel panic line, for its report (every CPU's backtrace) to end
 
 
 class TestFailure(Exception):
@@ -88,6 +89,7 @@ class Machine:
         and consume through it. Fails on timeout or if QEMU ends first."""
         rx = re.compile(pattern)
         deadline = time.monotonic() + timeout
+        panicked = None   # when a kernel panic was first seen in what is not yet consumed
         while True:
             with self.lock:
                 m = rx.search(self.output, self.pos)
@@ -103,6 +105,13 @@ class Machine:
                         return m
                 raise TestFailure("QEMU exited (status %s) before %r appeared; output ends:\n%s"
                                   % (self.proc.returncode, pattern, self.tail()))
+            if panicked is None and "\npanic: " in self.output[self.pos:]:
+                panicked = time.monotonic()
+            # A panic prints its report (every CPU's backtrace) within
+            # seconds, then nothing more comes: give up then, not at timeout.
+            if panicked is not None and time.monotonic() > min(deadline, panicked + PANIC_GRACE_S):
+                raise TestFailure("the kernel panicked while waiting for %r; output ends:\n%s%s"
+                                  % (pattern, self.tail(4000), self.hang_report()))
             if time.monotonic() > deadline:
                 raise TestFailure("timed out after %ds waiting for %r; output ends:\n%s%s"
                                   % (timeout, pattern, self.tail(), self.hang_report()))

@@ -9,6 +9,7 @@
 #include <witness.h>
 #include <spinlock.h>
 #include <smp.h>
+#include <cpu.h>
 #include <panic.h>
 #include <string.h>
 #include <sysctl.h>
@@ -31,15 +32,22 @@ struct held_locks {
 };
 static struct held_locks held[MAXCPU];
 
-/* Takes the table lock: 1; or 0 at once when this CPU holds it already —
- * an interrupt that came while this CPU was inside witness (a spin_lock()
- * taken with interrupts on), whose own lock then goes unchecked rather
- * than spinning for ever on the lock its CPU holds. */
-static int table_lock(void)
+/* Takes the table lock with interrupts off (their state in *flags): 1;
+ * or 0 at once, interrupts as they were, when this CPU holds it already —
+ * an NMI that came while this CPU was inside witness, whose own lock then
+ * goes unchecked rather than spinning for ever on the lock its CPU holds.
+ * Interrupts stay off while it is held: an interrupt handler that came
+ * in here and then waited for a lock another CPU holds (the emulated HFI
+ * device's, from the thermal interrupt) kept the table from that CPU, which
+ * needed it to take or release its own lock — a deadlock torture found. */
+static int table_lock(uint64_t *flags)
 {
 	uint32_t me = cpu_current() + 1, none = 0;
-	if (__atomic_load_n(&witness_busy, __ATOMIC_RELAXED) == me)
+	*flags = cpu_save_flags_cli();
+	if (__atomic_load_n(&witness_busy, __ATOMIC_RELAXED) == me) {
+		cpu_restore_flags(*flags);
 		return 0;
+	}
 	while (!__atomic_compare_exchange_n(&witness_busy, &none, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		none = 0;
 		__builtin_ia32_pause();
@@ -47,9 +55,11 @@ static int table_lock(void)
 	return 1;
 }
 
-static void table_unlock(void)
+/* Releases the table lock; interrupts as table_lock() found them. */
+static void table_unlock(uint64_t flags)
 {
 	__atomic_store_n(&witness_busy, 0, __ATOMIC_RELEASE);
+	cpu_restore_flags(flags);
 }
 
 /* Class index of a lock name, adding it if new; -1 when the table is full.
@@ -71,7 +81,8 @@ void witness_acquire(const struct spinlock *l)
 	if (!witness_enabled)
 		return;
 	struct held_locks *h = &held[cpu_current()];
-	if (!table_lock())
+	uint64_t flags;
+	if (!table_lock(&flags))
 		return;
 	int c = class_of(l->name);
 	for (unsigned i = 0; c >= 0 && i < h->count; i++) {
@@ -80,15 +91,14 @@ void witness_acquire(const struct spinlock *l)
 			continue;
 		if (seen_before[c] & (1ull << before)) {
 			const char *held_name = class_names[before];
-			table_unlock();
-			witness_enabled = 0;   /* the panic path takes locks too */
+			table_unlock(flags);
 			panic("lock order reversal: '%s' taken while holding '%s', but earlier "
 			      "'%s' was taken while holding '%s'", l->name, held_name, held_name,
 			      l->name);
 		}
 		seen_before[before] |= 1ull << c;
 	}
-	table_unlock();
+	table_unlock(flags);
 	if (c >= 0 && h->count < WITNESS_HELD_MAX)
 		h->classes[h->count++] = (unsigned)c;
 }
@@ -99,10 +109,11 @@ void witness_release(const struct spinlock *l)
 	if (!witness_enabled)
 		return;
 	struct held_locks *h = &held[cpu_current()];
-	if (!table_lock())
-		return;   /* an interrupt inside witness on this CPU: its lock was not recorded */
+	uint64_t flags;
+	if (!table_lock(&flags))
+		return;   /* an NMI inside witness on this CPU: its lock was not recorded */
 	int c = class_of(l->name);
-	table_unlock();
+	table_unlock(flags);
 	for (unsigned i = h->count; i-- > 0;) {
 		if (h->classes[i] == (unsigned)c) {
 			for (; i + 1 < h->count; i++)
