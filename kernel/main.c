@@ -103,6 +103,7 @@ void kernel_main(const struct boot_info *bi)
 	sysinfo_set_firmware(boot_info.fw_vendor, boot_info.fw_revision);
 	print_banner();
 	cmdline_init(boot_info.cmdline, sizeof(boot_info.cmdline));   /* refuses it unterminated */
+	lapic_park_others();        /* the firmware's APs wait for their start-up IPI */
 
 	pmm_init(&boot_info);
 	vmm_init(&boot_info);

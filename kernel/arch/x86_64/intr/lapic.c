@@ -127,6 +127,27 @@ void lapic_init(uint64_t lapic_phys)
 	lapic_announced = 1;
 }
 
+/* See lapic.h. The xAPIC waits for acceptance are bounded: an APIC that
+ * never accepts leaves the APs where they were, which costs only time. */
+void lapic_park_others(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+	uint32_t icr = LAPIC_ICR_INIT | LAPIC_ICR_ASSERT | LAPIC_ICR_ALL_BUT_SELF;
+	if (!(base & APIC_BASE_EN))
+		return;
+	if (base & APIC_BASE_EXTD) {
+		wrmsr(0x800 + (LAPIC_ICR_LOW >> 4), icr);
+		return;
+	}
+	volatile uint32_t *regs = phys_to_virt(base & 0xFFFFFFFFFF000ull);
+	for (int i = 0; i < 1000000 && (regs[LAPIC_ICR_LOW / 4] & ICR_PENDING); i++)
+		cpu_pause();
+	regs[LAPIC_ICR_HIGH / 4] = 0;
+	regs[LAPIC_ICR_LOW / 4] = icr;
+	for (int i = 0; i < 1000000 && (regs[LAPIC_ICR_LOW / 4] & ICR_PENDING); i++)
+		cpu_pause();
+}
+
 /* See lapic.h. */
 void lapic_send_ipi(uint32_t dest, uint32_t icr_low)
 {

@@ -10,6 +10,16 @@
  * once with vmm_map_mmio(). Prints its mode on the first call only.
  * Needs vmm_init() and acpi_init(). Boot-time, per CPU. */
 void lapic_init(uint64_t lapic_phys);
+/* INIT to every other CPU (the all-excluding-self shorthand), through the
+ * APIC as the firmware left it (IA32_APIC_BASE: x2APIC MSRs, or the xAPIC
+ * page through the loader's direct map): the application processors
+ * stop running the firmware's parking loop and wait for a start-up IPI,
+ * as the Intel SDM's MP initialisation begins (vol. 3, 9.4.4.1). Under
+ * TCG the firmware's MWAIT loop spins (QEMU sleeps in MWAIT only with a
+ * single CPU), so 19 parked APs took most of the host from the boot CPU:
+ * on the 20-CPU model the memory set-up took 24 s instead of a few.
+ * Boot CPU, before pmm_init(), interrupts off. */
+void lapic_park_others(void);
 /* Write the interrupt command register: icr_low (vector, delivery mode,
  * level, shorthand: LAPIC_ICR_*) to APIC id dest (ignored with a
  * shorthand). Waits until an xAPIC has accepted it. Per CPU, interrupts
