@@ -64,8 +64,9 @@ int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct 
  * sched_clock sees the mark). Under hmp only when an idle core would serve
  * it better, so that a thread is not sent back and forth between CPUs
  * the searches weigh differently, and then straight to that core
- * (hmp_ask_move), at most once a balance interval. FreeBSD: the
- * TDF_PICKCPU branch of sched_balance_group(). */
+ * (hmp_ask_move: a thread an asked move put where it is stays there a
+ * balance interval). FreeBSD: the TDF_PICKCPU branch of
+ * sched_balance_group(). */
 static void balance_lone_thread(const struct search_mode *mode, int high)
 {
 	int self = sched_plat_cpu_self();
