@@ -32,6 +32,16 @@ struct held_locks {
 };
 static struct held_locks held[MAXCPU];
 
+/* Interrupts off and back as they were; nothing on the host, where the
+ * unit test (tests/unit/test_witness.c) runs this file in user mode. */
+#ifdef MOSAIC_HOST
+static inline uint64_t irqs_off(void) { return 0; }
+static inline void irqs_restore(uint64_t flags) { (void)flags; }
+#else
+static inline uint64_t irqs_off(void) { return cpu_save_flags_cli(); }
+static inline void irqs_restore(uint64_t flags) { cpu_restore_flags(flags); }
+#endif
+
 /* Takes the table lock with interrupts off (their state in *flags): 1;
  * or 0 at once, interrupts as they were, when this CPU holds it already —
  * an NMI that came while this CPU was inside witness, whose own lock then
@@ -43,9 +53,9 @@ static struct held_locks held[MAXCPU];
 static int table_lock(uint64_t *flags)
 {
 	uint32_t me = cpu_current() + 1, none = 0;
-	*flags = cpu_save_flags_cli();
+	*flags = irqs_off();
 	if (__atomic_load_n(&witness_busy, __ATOMIC_RELAXED) == me) {
-		cpu_restore_flags(*flags);
+		irqs_restore(*flags);
 		return 0;
 	}
 	while (!__atomic_compare_exchange_n(&witness_busy, &none, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
@@ -59,7 +69,7 @@ static int table_lock(uint64_t *flags)
 static void table_unlock(uint64_t flags)
 {
 	__atomic_store_n(&witness_busy, 0, __ATOMIC_RELEASE);
-	cpu_restore_flags(flags);
+	irqs_restore(flags);
 }
 
 /* Class index of a lock name, adding it if new; -1 when the table is full.
@@ -92,6 +102,7 @@ void witness_acquire(const struct spinlock *l)
 		if (seen_before[c] & (1ull << before)) {
 			const char *held_name = class_names[before];
 			table_unlock(flags);
+			witness_enabled = 0;   /* one report; the panic path takes locks too */
 			panic("lock order reversal: '%s' taken while holding '%s', but earlier "
 			      "'%s' was taken while holding '%s'", l->name, held_name, held_name,
 			      l->name);
