@@ -223,12 +223,9 @@ int hmp_better_idle(const struct search_mode *mode, int to, int from);
 int hmp_better_idle_for(const struct search_mode *mode, const struct td_sched *ts, int from);
 /* hmp: asks t (running, its tdq locked) to move to `to` at its next
  * switch (TSF_PICKCPU with ts_move_to), unless it may not, is already
- * asked, or still sits where an asked move put it within the last balance
- * interval: 1 if asked. The caller sends the IPI. */
+ * asked, or was asked within the last balance interval: 1 if asked. The
+ * caller sends the IPI. */
 int hmp_ask_move(struct td_sched *t, int to);
-/* hmp: t, at its switch (its tdq locked), goes to `to` as it was asked:
- * recorded for the once-a-balance-interval limit of hmp_may_ask(). */
-void hmp_moved(struct td_sched *t, int to);
 /* hmp: the thread asked over to `to` has switched (to go there or not):
  * `to` no longer waits for it. Lock-free. */
 void hmp_ask_done(int to);

@@ -175,7 +175,6 @@ void sched_thread_init(struct td_sched *ts, struct td_sched *parent, int pri_cla
 	ts->ts_lastcpu = -1;
 	ts->ts_bound_cpu = -1;
 	ts->ts_move_to = -1;
-	ts->ts_moved_to = -1;
 	ts->ts_flags = TSF_HOGRUN;   /* CPU-bound until it sleeps after a short run */
 	ts->ts_ltick = ts->ts_ftick = now;
 	ts->ts_rltick = now - (uint64_t)(sched_affinity_ticks * SCHED_MAX_CACHE_LEVELS);

@@ -22,13 +22,20 @@ struct td_sched *tdq_steal(struct tdq *tdq, int cpu)
 }
 
 /* Moves one stealable thread from `from` to `to` (both locked); returns
- * to's lowpri before, or -1 if none could move. FreeBSD: tdq_move(). */
+ * to's lowpri before, or -1 if none could move. The moved thread may be
+ * asked over by hmp at once (ts_move_tick cleared): the move undid where
+ * an earlier ask put it, so the once-a-balance-interval limit of asks
+ * (hmp_may_ask) has nothing left to hold back. Without that, a thread
+ * moved up, preempted on its P CPU and stolen by an idle E-core stayed
+ * there for the rest of the second (the balance interval at hz 100).
+ * FreeBSD: tdq_move(). */
 int tdq_move(struct tdq *from, struct tdq *to)
 {
 	struct td_sched *ts = tdq_steal(from, to->tdq_id);
 	if (!ts)
 		return -1;
 	tdq_rem_queued(from, ts);
+	ts->ts_move_tick = 0;
 	return tdq_add(to, ts, 0);
 }
 
@@ -64,9 +71,8 @@ int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct 
  * sched_clock sees the mark). Under hmp only when an idle core would serve
  * it better, so that a thread is not sent back and forth between CPUs
  * the searches weigh differently, and then straight to that core
- * (hmp_ask_move: a thread an asked move put where it is stays there a
- * balance interval). FreeBSD: the TDF_PICKCPU branch of
- * sched_balance_group(). */
+ * (hmp_ask_move), at most once a balance interval. FreeBSD: the
+ * TDF_PICKCPU branch of sched_balance_group(). */
 static void balance_lone_thread(const struct search_mode *mode, int high)
 {
 	int self = sched_plat_cpu_self();

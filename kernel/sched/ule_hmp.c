@@ -273,32 +273,23 @@ int hmp_better_idle_for(const struct search_mode *m, const struct td_sched *ts, 
 	return best;
 }
 
-/* See ule.h. The limit holds only where the last asked move put t: a
- * thread that something else moved since (an idle CPU's steal, the
- * balancer, a wakeup elsewhere) or whose ask went stale has not been moved
- * back and forth by asks, and may be asked at once. */
+/* See ule.h. */
 int hmp_may_ask(const struct td_sched *t, int to, uint64_t now)
 {
 	return !(t->ts_flags & TSF_PICKCPU) && ts_can_migrate(t) && ts_can_run_on(t, to) &&
-	       !(t->ts_move_tick && t->ts_cpu == t->ts_moved_to &&
-		 now - t->ts_move_tick < (uint64_t)balance_interval);
+	       !(t->ts_move_tick && now - t->ts_move_tick < (uint64_t)balance_interval);
 }
 
 /* See ule.h. */
 int hmp_ask_move(struct td_sched *t, int to)
 {
-	if (!hmp_may_ask(t, to, sched_plat_ticks()))
+	uint64_t now = sched_plat_ticks();
+	if (!hmp_may_ask(t, to, now))
 		return 0;
 	t->ts_flags |= TSF_PICKCPU;
 	t->ts_move_to = to;
+	t->ts_move_tick = now;
 	return 1;
-}
-
-/* See ule.h. */
-void hmp_moved(struct td_sched *t, int to)
-{
-	t->ts_moved_to = to;
-	t->ts_move_tick = sched_plat_ticks();
 }
 
 /* See ule.h. */
@@ -313,7 +304,6 @@ int hmp_move_target(struct td_sched *t, int self, int to, int swap)
 		return self;
 	}
 	tdq_cpu(self)->tdq_stats.upmigrations++;
-	hmp_moved(t, to);
 	return to;
 }
 

@@ -122,6 +122,5 @@ int hmp_itd_swap_target(const struct search_mode *mode, struct td_sched *t, int 
 	    !ts_can_run_on(t, to) || hmp_avoid(to))
 		return self;
 	tdq_cpu(self)->tdq_stats.itd_swaps++;
-	hmp_moved(t, to);
 	return to;
 }
