@@ -140,7 +140,7 @@ struct td_sched {
 	int32_t ts_lastcpu;      /* CPU it ran on before the last switch-out, -1 never ran */
 	int32_t ts_bound_cpu;    /* CPU of sched_bind(), -1 if not bound */
 	int32_t ts_move_to;      /* hmp: the CPU a TSF_PICKCPU switch moves it to, -1: search */
-	uint64_t ts_move_tick;   /* hmp: tick it was last asked to move (at most once a balance interval; 0 once stolen) */
+	uint64_t ts_move_tick;   /* hmp: tick it was last asked to move (at most once a balance interval; 0 once a hog is stolen) */
 	int32_t ts_slice;        /* ticks of the current slice consumed (counts up) */
 	uint32_t ts_slptime;     /* voluntary sleep time, ticks << 10 */
 	uint32_t ts_runtime;     /* run time, ticks << 10 */
