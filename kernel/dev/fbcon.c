@@ -9,7 +9,7 @@
  * Drawing is done by the `fbcon` thread once it runs (fbcon_status.c):
  * a write only updates the grid under fbcon_lock, and the thread copies
  * the changed rows out under the same lock and draws them with no lock
- * held, at most every FBCON_FLUSH_TICKS ticks. So a printk never spends
+ * held, at most every FBCON_FLUSH_NS of guest time. So a printk never spends
  * milliseconds drawing with interrupts off, and many lines in a row cost
  * one redraw. Before the thread runs, and from the moment a panic stops
  * the other CPUs, every write is drawn at once. The bottom character row

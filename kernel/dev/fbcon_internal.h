@@ -6,8 +6,8 @@
 #include <boot_info.h>
 #include "psf.h"
 
-#define FBCON_FLUSH_TICKS  3     /* the thread draws new text at most this often */
-#define FBCON_STATUS_TICKS 50    /* and the status line every half second */
+#define FBCON_FLUSH_NS  30000000ull    /* the thread draws new text at most this often */
+#define FBCON_STATUS_NS 500000000ull   /* and the status line every half second */
 
 /* The screen; set once by fbcon_init(), read-only afterwards. */
 struct fbcon {

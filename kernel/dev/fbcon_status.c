@@ -2,8 +2,10 @@
  * fbcon_status.c — the framebuffer console's thread and its status line.
  *
  * The thread sleeps on a semaphore that the boot CPU's tick posts when
- * text waits to be drawn (at most every FBCON_FLUSH_TICKS) or the status
- * line is due (every FBCON_STATUS_TICKS). The status line, on the last
+ * text waits to be drawn (at most every FBCON_FLUSH_NS) or the status
+ * line is due (every FBCON_STATUS_NS). Both periods are guest time, not
+ * counted ticks: a host that starves the boot CPU's vCPU drops ticks, and
+ * the next tick that arrives still draws. The status line, on the last
  * character row, shows the scheduler policy, whether the HFI driver
  * publishes, the uptime, and each online CPU's busy percentage on a
  * background coloured by its core type (P, E, LP-E), so someone watching
@@ -31,7 +33,7 @@ struct status_cell {
 static struct sem fbcon_sem;
 static volatile int thread_running;
 static volatile int status_due;
-static uint64_t ticks, last_flush, last_status;
+static uint64_t last_flush_ns, last_status_ns;
 static struct status_cell line[STATUS_MAX_COLS], drawn[STATUS_MAX_COLS];
 static uint64_t idle_before[MAXCPU];
 static uint64_t when_before;
@@ -43,13 +45,13 @@ void fbcon_tick(void)
 	if (!thread_running)
 		return;
 	int post = 0;
-	ticks++;
-	if (fbcon_pending() && ticks - last_flush >= FBCON_FLUSH_TICKS) {
-		last_flush = ticks;
+	uint64_t now = time_ns();
+	if (fbcon_pending() && now - last_flush_ns >= FBCON_FLUSH_NS) {
+		last_flush_ns = now;
 		post = 1;
 	}
-	if (fbcon.status_row != UINT32_MAX && ticks - last_status >= FBCON_STATUS_TICKS) {
-		last_status = ticks;
+	if (fbcon.status_row != UINT32_MAX && now - last_status_ns >= FBCON_STATUS_NS) {
+		last_status_ns = now;
 		status_due = 1;
 		post = 1;
 	}
