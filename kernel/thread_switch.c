@@ -258,6 +258,30 @@ void critical_exit(void)
 	preempt_enable();
 }
 
+/* Ticks of guest time since this CPU's previous call, rounded, at least
+ * 1 (this tick) and at most TIMER_HZ (a longer gap is charged as a
+ * second). More than 1 when tick interrupts were lost: QEMU merges the
+ * ticks of a vCPU the host did not run, and the thread that was current
+ * had the CPU all that time. This CPU's tick, interrupts off. */
+static int ticks_since_last_clock(struct percpu *p)
+{
+	const uint64_t tick_ns = 1000000000ull / TIMER_HZ;
+	uint64_t now = time_ns();
+	if (p->clock_ns == 0 || now < p->clock_ns) {   /* the first tick, or one early */
+		p->clock_ns = now;
+		return 1;
+	}
+	uint64_t n = (now - p->clock_ns + tick_ns / 2) / tick_ns;
+	if (n > TIMER_HZ) {
+		p->clock_ns = now;
+		return TIMER_HZ;
+	}
+	if (n == 0)
+		n = 1;
+	p->clock_ns += n * tick_ns;
+	return (int)n;
+}
+
 /* See thread.h. Timers run first, outside any scheduler lock. */
 void thread_tick(void)
 {
@@ -265,7 +289,7 @@ void thread_tick(void)
 	struct percpu *p = percpu_self();
 	if (!p->sched_ready)
 		return;
-	if (sched_clock((int)p->cpu, thread_ts(p->curthread)))
+	if (sched_clock((int)p->cpu, thread_ts(p->curthread), ticks_since_last_clock(p)))
 		p->need_resched = 1;
 }
 

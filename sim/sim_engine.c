@@ -239,7 +239,7 @@ static void on_tick(int c)
 	if (c == 0)
 		sim.ticks++;
 	sim_rt_timers(c);
-	if (sched_clock(c, cpu->cur ? &cpu->cur->ts : NULL))
+	if (sched_clock(c, cpu->cur ? &cpu->cur->ts : NULL, 1))
 		cpu->need_resched = 1;
 	irq_exit(c);
 	cpu->tick_ns += sim.tick_period;

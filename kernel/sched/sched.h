@@ -57,8 +57,9 @@
  *     not take a tdq lock.
  *
  * Time: "ticks" are the platform's periodic clock (sched_plat_hz() per
- * second, global count sched_plat_ticks()); sched_clock() is called once
- * per tick on every CPU (hz = stathz here). Run/wait times are in ns
+ * second, global count sched_plat_ticks()); sched_clock() is called on
+ * every CPU once per tick that CPU receives, with the number of ticks
+ * since its previous call (hz = stathz here). Run/wait times are in ns
  * (sched_plat_time_ns()).
  */
 #ifndef MOSAIC_SCHED_SCHED_H
@@ -255,8 +256,11 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags);
  * slice; on CPU 0 also the periodic balancer with jitter. Returns 1
  * when cur should be switched out (slice used up, a preemption owed —
  * also one the balancer caused by moving a better thread here — or
- * TSF_PICKCPU set). From the tick interrupt. FreeBSD: sched_clock(). */
-int sched_clock(int cpu, struct td_sched *cur);
+ * TSF_PICKCPU set). cnt (>= 1) is the number of ticks since this CPU's
+ * previous call: more than 1 when the platform lost tick interrupts, and
+ * cur is charged for all of them. From the tick interrupt. FreeBSD:
+ * sched_clock(td, cnt). */
+int sched_clock(int cpu, struct td_sched *cur, int cnt);
 
 /* Handler of the scheduler IPI on the calling CPU cpu running cur (NULL:
  * idle): returns 1 when cur should be switched out now (a better thread

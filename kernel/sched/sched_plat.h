@@ -45,8 +45,9 @@ void sched_plat_relax(void);
 void sched_plat_hmp_lock(void);
 void sched_plat_hmp_unlock(void);
 
-/* Global tick count since boot (monotonic, all CPUs see the same value,
- * advanced by one CPU sched_plat_hz() times a second). */
+/* Global tick count since boot: monotonic, the same clock on every CPU,
+ * sched_plat_hz() a second of platform time (not a count of the tick
+ * interrupts one CPU received, which a starved virtual CPU loses). */
 uint64_t sched_plat_ticks(void);
 
 /* Tick rate in Hz: how often sched_plat_ticks() advances and how often

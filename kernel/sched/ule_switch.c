@@ -157,21 +157,22 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 }
 
 /* Run-time history, %CPU, priority and slice of the running thread for
- * one tick; returns 1 when its slice ended. Own tdq locked. FreeBSD: the
+ * cnt ticks; returns 1 when its slice ended. Own tdq locked. FreeBSD: the
  * thread part of sched_clock(). */
-static int clock_thread(struct tdq *tdq, struct td_sched *cur)
+static int clock_thread(struct tdq *tdq, struct td_sched *cur, int cnt)
 {
 	int old = cur->ts_pri;
 	account_run(tdq, cur, sched_plat_time_ns());
 	sched_pctcpu_update(cur, 1);
 	if (cur->ts_class == SCHED_CLASS_TIMESHARE) {
-		cur->ts_runtime += SCHED_TICKINCR;
+		cur->ts_runtime += SCHED_TICKINCR * (unsigned)cnt;
 		sched_interact_update(cur);
 		sched_priority(cur);
 		tdq_running_prichange(tdq, cur, old);
 	}
 	__atomic_store_n(&tdq->tdq_curhog, hmp_hog(cur, sched_plat_time_ns()), __ATOMIC_RELAXED);
-	if (++cur->ts_slice >= tdq_slice(tdq)) {
+	cur->ts_slice += cnt;
+	if (cur->ts_slice >= tdq_slice(tdq)) {
 		cur->ts_slice = 0;
 		cur->ts_flags |= TSF_SLICEEND;
 		tdq->tdq_stats.timeslices++;
@@ -181,7 +182,7 @@ static int clock_thread(struct tdq *tdq, struct td_sched *cur)
 }
 
 /* See sched.h. */
-int sched_clock(int cpu, struct td_sched *cur)
+int sched_clock(int cpu, struct td_sched *cur, int cnt)
 {
 	struct tdq *tdq = tdq_cpu(cpu);
 	int ret = 0, balance = 0;
@@ -192,7 +193,7 @@ int sched_clock(int cpu, struct td_sched *cur)
 	    __atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE) && --tdq->tdq_balance_ticks <= 0)
 		balance = 1;
 	tdq_calendar_tick(tdq);
-	if (cur && clock_thread(tdq, cur))
+	if (cur && clock_thread(tdq, cur, cnt))
 		ret = 1;
 	sched_plat_tdq_unlock(cpu);
 	if (balance && sched_balance() == SCHED_RESCHED)

@@ -98,27 +98,70 @@ static void spawn_job_put(struct spawn_job *job)
 	kfree(job);
 }
 
+/* What the calling thread has done so far: guest time, run time, work. */
+struct spawn_progress {
+	uint64_t at_ns, run_ns, work;
+};
+
+/* The calling thread's progress now; *has_work: a work clock counted. */
+static struct spawn_progress spawn_progress_now(int *has_work)
+{
+	struct spawn_progress p = { .at_ns = time_ns(), .run_ns = thread_self_run_ns() };
+	*has_work = emul_workclock_self(&p.work) == 0;
+	return p;
+}
+
+/* Progress at guest time end, between before (<= end) and after (> end):
+ * the last step's run and work shared out in proportion to its guest time.
+ * A thread notices the end only after a step, and a vCPU the host did not
+ * run for a while finishes that step late, so without this its account
+ * would run past the spawn's end by that while (off by at most one step). */
+static struct spawn_progress spawn_progress_at(struct spawn_progress before,
+					       struct spawn_progress after, uint64_t end)
+{
+	if (after.at_ns <= end || after.at_ns <= before.at_ns)
+		return after;
+	uint64_t part = end - before.at_ns, whole = after.at_ns - before.at_ns;
+	while (whole >> 32) {              /* a 32-bit fraction: no 128-bit division */
+		part >>= 1;
+		whole >>= 1;
+	}
+	uint64_t frac = (part << 32) / whole;
+	return (struct spawn_progress){
+		.at_ns = end,
+		.run_ns = before.run_ns + (uint64_t)(((unsigned __int128)(after.run_ns - before.run_ns) * frac) >> 32),
+		.work = before.work + (uint64_t)(((unsigned __int128)(after.work - before.work) * frac) >> 32),
+	};
+}
+
 /* Body of a `spawn` thread (arg: its slot). Does work_class() in steps of 1 ms
  * of P-core work, alone or each followed by 10 ms of sleep, until the end
- * time (from free=, on every CPU); then records what it got done. */
+ * time (from free=, on every CPU); then records what it got done by the
+ * end time. */
 static void spawn_main(void *arg)
 {
 	struct spawn_slot *s = arg;
 	struct spawn_job *job = s->job;
 	uint64_t free_ns = job->free_ns;
-	while (time_ns() < job->end_ns) {
-		if (free_ns && time_ns() >= free_ns) {
+	int has_work;
+	struct spawn_progress before = spawn_progress_now(&has_work), after = before;
+	while (after.at_ns < job->end_ns) {
+		before = after;
+		if (free_ns && before.at_ns >= free_ns) {
 			thread_set_affinity(thread_current(), NULL);
 			free_ns = 0;
 		}
 		work_class(SPAWN_WORK_NS, job->cls);
 		if (job->sleeper)
 			thread_sleep_ns(SPAWN_SLEEP_NS);
+		after = spawn_progress_now(&has_work);
 	}
+	struct spawn_progress done = spawn_progress_at(before, after, job->end_ns);
 	s->id = thread_id(thread_current());
 	s->cpu = (int)cpu_current();
-	s->run_ns = thread_self_run_ns();
-	s->has_work = emul_workclock_self(&s->work) == 0;
+	s->run_ns = done.run_ns;
+	s->work = done.work;
+	s->has_work = has_work;
 	spawn_job_put(job);
 }
 

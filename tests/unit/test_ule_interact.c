@@ -139,7 +139,7 @@ static void run_sleep(struct td_sched *t, int run, int sleep, int n)
 		assert_ptr_equal(sched_switch(NULL, SCHED_SW_YIELD), t);
 		for (int k = 0; k < run; k++) {
 			spt_advance(1);
-			if (sched_clock(0, t))
+			if (sched_clock(0, t, 1))
 				assert_ptr_equal(sched_switch(t, SCHED_SW_PREEMPT), t);
 		}
 		sched_sleep(t);
@@ -168,6 +168,39 @@ static void test_history_through_api(void **state)
 	assert_true(hog.ts_user_pri >= PRI_MIN_BATCH);
 	assert_true(sched_thread_pctcpu(&hog) > 9000);
 	sched_check_invariants(0);
+}
+
+/* One tick that stands for cnt (the platform lost the others) charges
+ * what cnt ticks would: run-time history, %CPU and slice (FreeBSD's
+ * sched_clock(td, cnt)). */
+static void test_lost_ticks_charged(void **state)
+{
+	(void)state;
+	static struct td_sched each, merged;
+	setup_one_cpu();
+	sched_thread_init(&each, NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
+	sched_add(&each, 0);
+	assert_ptr_equal(sched_switch(NULL, SCHED_SW_YIELD), &each);
+	each.ts_slice = 0;                               /* a whole slice (a new thread's is short) */
+	for (int k = 0; k < 4; k++) {                    /* four ticks, each delivered */
+		spt_advance(1);
+		assert_false(sched_clock(0, &each, 1));
+	}
+	setup_one_cpu();
+	sched_thread_init(&merged, NULL, SCHED_CLASS_TIMESHARE, 0, NULL);
+	sched_add(&merged, 0);
+	assert_ptr_equal(sched_switch(NULL, SCHED_SW_YIELD), &merged);
+	merged.ts_slice = 0;
+	spt_advance(4);                                  /* the same four, in one interrupt */
+	assert_false(sched_clock(0, &merged, 4));
+	assert_int_equal(merged.ts_runtime, each.ts_runtime);
+	assert_int_equal(merged.ts_runtime, K(4));
+	assert_int_equal(merged.ts_slice, each.ts_slice);
+	assert_int_equal(merged.ts_slice, 4);
+	assert_int_equal(sched_thread_pctcpu(&merged), sched_thread_pctcpu(&each));
+	spt_advance((uint64_t)sched_slice);              /* a whole slice lost: it ends */
+	assert_true(sched_clock(0, &merged, (int)sched_slice));
+	assert_true(merged.ts_flags & TSF_SLICEEND);
 }
 
 static void test_wakeup_before_switch(void **state)
@@ -202,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_slice_scaling),
 		cmocka_unit_test(test_shouldpreempt),
 		cmocka_unit_test(test_history_through_api),
+		cmocka_unit_test(test_lost_ticks_charged),
 		cmocka_unit_test(test_wakeup_before_switch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,7 +114,7 @@ static void cpu_step(int self, uint64_t *seed)
 	} else if (a < 40) {
 		if (self == 0)
 			__atomic_fetch_add(&mt.ticks, 1, __ATOMIC_RELAXED);
-		if (sched_clock(self, cur ? &cur->ts : NULL))
+		if (sched_clock(self, cur ? &cur->ts : NULL, 1))
 			do_switch(self, SCHED_SW_PREEMPT);
 	} else if (a < 70) {
 		int one = 1;

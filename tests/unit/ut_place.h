@@ -53,7 +53,7 @@ static inline void run_round(void)
 	for (int c = 0; c < spt.ncpu; c++) {
 		spt.self = c;
 		struct td_sched *cur = tdq_cpu(c)->tdq_curthread;
-		int sw = sched_clock(c, cur);
+		int sw = sched_clock(c, cur, 1);
 		if (spt.ipis[c]) {
 			spt.ipis[c] = 0;
 			sw |= sched_ipi(c, cur);

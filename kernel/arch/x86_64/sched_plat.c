@@ -72,10 +72,20 @@ void sched_plat_relax(void)
 	cpu_pause();
 }
 
-/* The boot CPU's tick count. */
+static uint64_t ticks_high;   /* the largest tick count handed out */
+
+/* Guest time in ticks (TIMER_HZ a second), never less than a value any
+ * CPU was given before (TSCs of two CPUs may differ by a little). Counting
+ * the boot CPU's tick interrupts instead would fall behind whenever the
+ * host starved that CPU and QEMU merged its ticks. */
 uint64_t sched_plat_ticks(void)
 {
-	return time_ticks();
+	uint64_t t = time_ns() / (1000000000ull / TIMER_HZ);
+	uint64_t seen = __atomic_load_n(&ticks_high, __ATOMIC_RELAXED);
+	while (t > seen && !__atomic_compare_exchange_n(&ticks_high, &seen, t, 1, __ATOMIC_RELAXED,
+							  __ATOMIC_RELAXED))
+		;
+	return t > seen ? t : seen;
 }
 
 int sched_plat_hz(void)
