@@ -13,12 +13,6 @@ from qemu import ROOT, TestFailure
 # Run time on an idle 2-core host: the runner starts the longest modules first.
 EXPECTED_S = 115
 
-# Compares the work of pinned threads that should end at one guest time: a
-# vCPU the host does not run at a spawn's end overruns it (one thread ran
-# 3120 ms of a 3000 ms spawn beside another QEMU), so it runs with no other
-# QEMU beside it (tests/run_all.py).
-EXCLUSIVE = True
-
 I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")      # 20 CPUs: 0-11 P (pairs), 12-19 E
 SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
 
