@@ -258,12 +258,15 @@ void critical_exit(void)
 	preempt_enable();
 }
 
-/* Ticks of guest time since this CPU's previous call, rounded, at least
- * 1 (this tick) and at most TIMER_HZ (a longer gap is charged as a
- * second). More than 1 when tick interrupts were lost: QEMU merges the
- * ticks of a vCPU the host did not run, and the thread that was current
- * had the CPU all that time. This CPU's tick, interrupts off. */
-static int ticks_since_last_clock(struct percpu *p)
+/* Ticks to charge the current thread at this tick: the ticks of guest
+ * time since this CPU's previous tick (rounded, at most TIMER_HZ: a longer
+ * gap counts as a second), but no more than it has held the CPU (this
+ * tick included). More than 1 when tick interrupts were lost: QEMU merges
+ * the ticks of a vCPU the host did not run, and the thread current then
+ * had the CPU all that time; a thread switched in just before the merged
+ * tick (a wake-up IPI is taken first) is not charged for the others'.
+ * This CPU's tick, interrupts off. */
+static int ticks_to_charge(struct percpu *p)
 {
 	const uint64_t tick_ns = 1000000000ull / TIMER_HZ;
 	uint64_t now = time_ns();
@@ -273,13 +276,14 @@ static int ticks_since_last_clock(struct percpu *p)
 	}
 	uint64_t n = (now - p->clock_ns + tick_ns / 2) / tick_ns;
 	if (n > TIMER_HZ) {
+		n = TIMER_HZ;
 		p->clock_ns = now;
-		return TIMER_HZ;
+	} else {
+		n = n ? n : 1;
+		p->clock_ns += n * tick_ns;
 	}
-	if (n == 0)
-		n = 1;
-	p->clock_ns += n * tick_ns;
-	return (int)n;
+	uint64_t held = now > p->switch_ns ? (now - p->switch_ns) / tick_ns + 1 : 1;
+	return (int)(n < held ? n : held);
 }
 
 /* See thread.h. Timers run first, outside any scheduler lock. */
@@ -289,7 +293,7 @@ void thread_tick(void)
 	struct percpu *p = percpu_self();
 	if (!p->sched_ready)
 		return;
-	if (sched_clock((int)p->cpu, thread_ts(p->curthread), ticks_since_last_clock(p)))
+	if (sched_clock((int)p->cpu, thread_ts(p->curthread), ticks_to_charge(p)))
 		p->need_resched = 1;
 }
 

@@ -233,7 +233,8 @@ void hmp_ask_done(int to);
 int hmp_may_ask(const struct td_sched *t, int to, uint64_t now);
 /* At t's switch with TSF_PICKCPU and ts_move_to `to` (on self, locked;
  * the switch has cleared ts_move_to): `to` if it still serves t better
- * (counted in upmigrations), else self (upmigrate_stale); half of a class
+ * (counted in upmigrations), else self (upmigrate_stale: a hog, which
+ * did not move, may be asked again at once); half of a class
  * swap (swap: it had TSF_ITDSWAP, cleared by the switch):
  * hmp_itd_swap_target(). */
 int hmp_move_target(struct td_sched *t, int self, int to, int swap);

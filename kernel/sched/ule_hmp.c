@@ -301,6 +301,8 @@ int hmp_move_target(struct td_sched *t, int self, int to, int swap)
 	if (!mode.hmp || !cpuset_isset(&sched_online, (unsigned)to) || !ts_can_run_on(t, to) ||
 	    !hmp_better_idle(&mode, to, self)) {
 		tdq_cpu(self)->tdq_stats.upmigrate_stale++;
+		if (t->ts_flags & TSF_HOGRUN)
+			t->ts_move_tick = 0;   /* it did not move: another CPU may ask it at once */
 		return self;
 	}
 	tdq_cpu(self)->tdq_stats.upmigrations++;

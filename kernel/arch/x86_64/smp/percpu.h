@@ -45,7 +45,7 @@ struct percpu {
 	volatile int need_resched;     /* switch at the next preemption point */
 	volatile int sched_ready;      /* 1 once this CPU runs threads */
 	uint64_t switch_ns;            /* time of this CPU's last switch (thread_switch) */
-	uint64_t clock_ns;             /* guest time up to which sched_clock has charged ticks */
+	uint64_t clock_ns;             /* guest time up to which this CPU's ticks were counted (thread_tick) */
 	volatile uint64_t sched_seen_ns;   /* last entry into the scheduler (thread_switch), switch or not: the soft watchdog */
 };
 
