@@ -118,6 +118,7 @@ enum sched_ts_state { SCHED_TS_INACTIVE = 0, SCHED_TS_RUNQ = 1, SCHED_TS_RUNNING
 #define TSF_HOGRUN 0x0040    /* hmp: it last ran a tick or more on end, or has not slept short (hmp_hog) */
 #define TSF_ITDSWAP 0x0080   /* hmp: its TSF_PICKCPU move is half of a class swap (kern.sched.hmp.itd_swap) */
 #define TSF_SWAPIN 0x0100    /* hmp: moved by a class swap and not yet run there: not to be stolen */
+#define TSF_ASKSTALE 0x0200  /* hmp: its last up-migration ask went stale (it did not move) */
 
 /* ts_lockcpu of a thread in transit between CPUs (see "Which lock"). */
 #define SCHED_TS_LOCK_BLOCKED (-1)

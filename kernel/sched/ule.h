@@ -223,8 +223,9 @@ int hmp_better_idle(const struct search_mode *mode, int to, int from);
 int hmp_better_idle_for(const struct search_mode *mode, const struct td_sched *ts, int from);
 /* hmp: asks t (running, its tdq locked) to move to `to` at its next
  * switch (TSF_PICKCPU with ts_move_to), unless it may not, is already
- * asked, or was asked within the last balance interval: 1 if asked. The
- * caller sends the IPI. */
+ * asked, or was asked within the last balance interval (a hog whose last
+ * ask went stale excepted: hmp_may_ask): 1 if asked. The caller sends
+ * the IPI. */
 int hmp_ask_move(struct td_sched *t, int to);
 /* hmp: the thread asked over to `to` has switched (to go there or not):
  * `to` no longer waits for it. Lock-free. */
@@ -233,8 +234,8 @@ void hmp_ask_done(int to);
 int hmp_may_ask(const struct td_sched *t, int to, uint64_t now);
 /* At t's switch with TSF_PICKCPU and ts_move_to `to` (on self, locked;
  * the switch has cleared ts_move_to): `to` if it still serves t better
- * (counted in upmigrations), else self (upmigrate_stale: a hog, which
- * did not move, may be asked again at once); half of a class
+ * (counted in upmigrations), else self (upmigrate_stale; TSF_ASKSTALE
+ * set: once a hog, it may be asked again at once); half of a class
  * swap (swap: it had TSF_ITDSWAP, cleared by the switch):
  * hmp_itd_swap_target(). */
 int hmp_move_target(struct td_sched *t, int self, int to, int swap);

@@ -273,11 +273,15 @@ int hmp_better_idle_for(const struct search_mode *m, const struct td_sched *ts, 
 	return best;
 }
 
-/* See ule.h. */
+/* See ule.h. The limit of one ask a balance interval does not hold a
+ * hog back after an ask that went stale: it did not move, so nothing can
+ * swing back and forth. A thread that had slept short before (a start
+ * barrier) counts once it has run a tick. */
 int hmp_may_ask(const struct td_sched *t, int to, uint64_t now)
 {
-	return !(t->ts_flags & TSF_PICKCPU) && ts_can_migrate(t) && ts_can_run_on(t, to) &&
-	       !(t->ts_move_tick && now - t->ts_move_tick < (uint64_t)balance_interval);
+	int limited = t->ts_move_tick && now - t->ts_move_tick < (uint64_t)balance_interval &&
+		      !((t->ts_flags & TSF_ASKSTALE) && hmp_hog(t, sched_plat_time_ns()));
+	return !(t->ts_flags & TSF_PICKCPU) && ts_can_migrate(t) && ts_can_run_on(t, to) && !limited;
 }
 
 /* See ule.h. */
@@ -286,7 +290,7 @@ int hmp_ask_move(struct td_sched *t, int to)
 	uint64_t now = sched_plat_ticks();
 	if (!hmp_may_ask(t, to, now))
 		return 0;
-	t->ts_flags |= TSF_PICKCPU;
+	t->ts_flags = (uint16_t)((t->ts_flags | TSF_PICKCPU) & ~TSF_ASKSTALE);
 	t->ts_move_to = to;
 	t->ts_move_tick = now;
 	return 1;
@@ -301,8 +305,7 @@ int hmp_move_target(struct td_sched *t, int self, int to, int swap)
 	if (!mode.hmp || !cpuset_isset(&sched_online, (unsigned)to) || !ts_can_run_on(t, to) ||
 	    !hmp_better_idle(&mode, to, self)) {
 		tdq_cpu(self)->tdq_stats.upmigrate_stale++;
-		if (t->ts_flags & TSF_HOGRUN)
-			t->ts_move_tick = 0;   /* it did not move: another CPU may ask it at once */
+		t->ts_flags |= TSF_ASKSTALE;   /* it did not move: see hmp_may_ask */
 		return self;
 	}
 	tdq_cpu(self)->tdq_stats.upmigrations++;
