@@ -128,6 +128,21 @@ static void test_upmigration_splits_an_smt_pair(void **state)
 	}
 }
 
+/* th[0] running on E CPU 12, free to move, asked up by idle P CPU 4 (not
+ * yet switched); returns with spt.self 4. */
+static void asked_up_from_e12_by_p4(void)
+{
+	ut_hybrid(UT_I7, 0);
+	spt_advance(5);
+	struct cpuset e12 = ut_only(12);
+	place_on(0, &e12);
+	sched_set_affinity(&th[0], NULL);
+	spt.self = 4;
+	sched_idle(4);
+	assert_true(th[0].ts_flags & TSF_PICKCPU);
+	assert_int_equal(th[0].ts_move_to, 4);
+}
+
 /* A thread an idle CPU steals may be asked up at once: moved up to a P
  * CPU, preempted there (by a thread of higher priority waking on its CPU)
  * and stolen by an idle E CPU, it is asked up again at the next scan, not
@@ -137,14 +152,8 @@ static void test_upmigration_splits_an_smt_pair(void **state)
 static void test_upmigration_after_a_steal(void **state)
 {
 	(void)state;
-	ut_hybrid(UT_I7, 0);
-	spt_advance(5);
-	struct cpuset e12 = ut_only(12), p4 = ut_only(4);
-	place_on(0, &e12);
-	sched_set_affinity(&th[0], NULL);
-	spt.self = 4;
-	sched_idle(4);                                 /* P CPU 4 asks th[0] up */
-	assert_int_equal(th[0].ts_move_to, 4);
+	struct cpuset p4 = ut_only(4);
+	asked_up_from_e12_by_p4();
 	spt.self = 12;
 	assert_int_equal(sched_ipi(12, &th[0]), 1);
 	assert_null(sched_switch(&th[0], SCHED_SW_PREEMPT));
@@ -187,14 +196,8 @@ static void test_upmigration_after_a_stale_ask(void **state)
 {
 	(void)state;
 	for (int slept_short = 0; slept_short <= 1; slept_short++) {
-		ut_hybrid(UT_I7, 0);
-		spt_advance(5);
-		struct cpuset e12 = ut_only(12), p4 = ut_only(4);
-		place_on(0, &e12);
-		sched_set_affinity(&th[0], NULL);
-		spt.self = 4;
-		sched_idle(4);                                 /* P CPU 4 asks th[0] up */
-		assert_int_equal(th[0].ts_move_to, 4);
+		struct cpuset p4 = ut_only(4);
+		asked_up_from_e12_by_p4();
 		spt.self = 0;
 		sched_thread_init(&th[1], NULL, SCHED_CLASS_TIMESHARE, 0, &p4);
 		sched_add(&th[1], 0);                          /* a new thread takes CPU 4 first */
