@@ -248,6 +248,7 @@ UNIT_SRCS_ule_balance  := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_wakeup   := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_hmp      := $(ULE_TEST_SRCS)
 UNIT_SRCS_ule_upmigrate := $(ULE_TEST_SRCS)
+UNIT_SRCS_ule_upmigrate_rule := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp_regimes  := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp_itd      := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp          := kernel/sched/hmp.c kernel/sched/hmp_describe.c tests/unit/sched_plat_test.c

@@ -201,7 +201,7 @@ struct search_mode search_mode_for(const struct td_sched *ts);
  * tdq_curclass; class 0 when idle). Lock-free. */
 struct search_mode search_mode_running(const struct search_mode *mode, int cpu);
 /* CPUs hmp says not to use among the CPUs of mask — perf 0 with
- * kern.sched.hmp.perf0=strict, perf 0 and ee 0 with perf0=sdm — when at
+ * kern.sched.hmp.perf0=strict, perf 0 and ee 0 with perf0=ee0-never — when at
  * least one CPU of mask is usable (none with perf0=overflow): they are
  * cleared from *mask and 1 returned; else *mask is untouched and 0
  * returned. Only with mode->hmp.
@@ -222,20 +222,19 @@ int hmp_better_idle(const struct search_mode *mode, int to, int from);
  * worth most, -1 if none. */
 int hmp_better_idle_for(const struct search_mode *mode, const struct td_sched *ts, int from);
 /* hmp: asks t (running, its tdq locked) to move to `to` at its next
- * switch (TSF_PICKCPU with ts_move_to), unless it may not, is already
- * asked, or was asked within the last balance interval (a hog whose last
- * ask went stale excepted: hmp_may_ask): 1 if asked. The caller sends
- * the IPI. */
+ * switch (TSF_PICKCPU with ts_move_to) if hmp_may_ask(): 1 if asked.
+ * The caller sends the IPI. */
 int hmp_ask_move(struct td_sched *t, int to);
 /* hmp: the thread asked over to `to` has switched (to go there or not):
  * `to` no longer waits for it. Lock-free. */
 void hmp_ask_done(int to);
-/* Whether hmp_ask_move(t, to) at tick now would ask (it does not ask). */
-int hmp_may_ask(const struct td_sched *t, int to, uint64_t now);
+/* The one rule of up-migration's asks: 1 if t may be asked to move to
+ * `to` — it is a hog (hmp_hog), may migrate and run on `to`, and is not
+ * already asked. Its tdq locked. */
+int hmp_may_ask(const struct td_sched *t, int to);
 /* At t's switch with TSF_PICKCPU and ts_move_to `to` (on self, locked;
  * the switch has cleared ts_move_to): `to` if it still serves t better
- * (counted in upmigrations), else self (upmigrate_stale; TSF_ASKSTALE
- * set: once a hog, it may be asked again at once); half of a class
+ * (counted in upmigrations), else self (upmigrate_stale); half of a class
  * swap (swap: it had TSF_ITDSWAP, cleared by the switch):
  * hmp_itd_swap_target(). */
 int hmp_move_target(struct td_sched *t, int self, int to, int swap);
@@ -258,16 +257,16 @@ void hmp_itd_swap_pass(const struct search_mode *mode);
  * else self. */
 int hmp_itd_swap_target(const struct search_mode *mode, struct td_sched *t, int self, int to);
 /* kern.sched.hmp.upmigrate: self, idle and about to halt, asks the CPU
- * worth least whose lone running thread it would serve better
+ * worth least whose lone running hog it would serve better
  * (hmp_better_idle) to send that thread over at its next switch
  * (hmp_ask_move and an IPI); it scans on its first idle round after
  * running a thread, then at most once every hmp_upmigrate_scan ticks. No
  * tdq lock held; takes the victim's with a trylock. */
 void hmp_upmigrate_pull(int self);
 /* Whether idle self may steal work: always but under hmp on a CPU it
- * avoids — never with perf0=strict or for perf 0 and ee 0, and for an
- * overflow CPU (perf0=sdm, ee > 0) only while no CPU it does not avoid is
- * idle. */
+ * avoids — never with perf0=strict, nor with perf0=ee0-never for perf 0
+ * and ee 0; on an overflow CPU (perf 0 under perf0=overflow, perf 0 with
+ * ee > 0 under ee0-never) only while no CPU it does not avoid is idle. */
 int hmp_may_steal(const struct search_mode *mode, int self);
 /* kern.sched.hmp.class_aware: for an interactive thread under hmp,
  * narrows *mask to its fastest CPUs (when that leaves some and drops
@@ -280,6 +279,13 @@ int hmp_class_mask(const struct search_mode *mode, const struct td_sched *ts, st
  * (hmp_search.c, hmp_upmigrate_pull). Lock-free. */
 #define HMP_RESERVE_PCTCPU 1000   /* hundredths of a percent: 10 % */
 int hmp_returning(int cpu, uint64_t now);
+/* kern.sched.hmp.latency: 1 if an interactive thread that uses a tenth of
+ * a CPU or more (HMP_RESERVE_PCTCPU; not a shell waking to poll) slept
+ * from cpu or from an idle SMT sibling of it within the last slice
+ * (hmp_returning): cpu's core is kept for it, so cpu pulls no thread up
+ * (hmp_upmigrate_pull) and the searches count it as shared for hogs
+ * (hmp_search.c). Lock-free. */
+int hmp_core_reserved(int cpu);
 /* kern.sched.hmp.latency: a hog is a timeshare thread that has run a
  * tick or more on end (now_ns: now), or whose last stretch on a CPU did
  * (TSF_HOGRUN: set when a stretch lasts a tick, cleared when it sleeps
@@ -303,9 +309,9 @@ extern struct cpuset sched_primary_list;
 /* The core type of cpu for the per-type counters (enum cpu_core_type). */
 int sched_cpu_core_type(int cpu);
 
-#define HMP_PERF0_SDM 0      /* kern.sched.hmp.perf0=sdm: perf 0 overflow only, perf 0 + ee 0 never */
-#define HMP_PERF0_STRICT 1   /* perf0=strict: perf 0 never while elsewhere is possible (the report) */
-#define HMP_PERF0_OVERFLOW 2 /* perf0=overflow: every perf-0 CPU is overflow, ee 0 too */
+#define HMP_PERF0_OVERFLOW 0 /* kern.sched.hmp.perf0=overflow: every perf-0 CPU is overflow, ee 0 too */
+#define HMP_PERF0_EE0 1      /* perf0=ee0-never: perf 0 overflow only, perf 0 and ee 0 never */
+#define HMP_PERF0_STRICT 2   /* perf0=strict: perf 0 never while elsewhere is possible (the report) */
 
 /* Cost hook: SCHED_COST(groups|cpus|muls|stat_hits|stat_recomputes, n)
  * marks the work of the placement code (cpu_group nodes visited, CPUs

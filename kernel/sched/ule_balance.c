@@ -22,24 +22,13 @@ struct td_sched *tdq_steal(struct tdq *tdq, int cpu)
 }
 
 /* Moves one stealable thread from `from` to `to` (both locked); returns
- * to's lowpri before, or -1 if none could move. A moved hog (TSF_HOGRUN:
- * it ran a tick on end) may be asked over by hmp at once (ts_move_tick
- * cleared): the move undid where an earlier ask put it, so the
- * once-a-balance-interval limit of asks (hmp_may_ask) has nothing left to
- * hold back. Without that, a CPU-bound thread moved up, preempted on its
- * P CPU and stolen by an idle E-core stayed there for the rest of the
- * second (the balance interval at hz 100). Threads that run in short
- * stretches keep the limit: asked again after every steal, schbench's
- * workers on the i7 lost 2-4 % against ULE at 27-32 threads in schedsim.
- * FreeBSD: tdq_move(). */
+ * to's lowpri before, or -1 if none could move. FreeBSD: tdq_move(). */
 int tdq_move(struct tdq *from, struct tdq *to)
 {
 	struct td_sched *ts = tdq_steal(from, to->tdq_id);
 	if (!ts)
 		return -1;
 	tdq_rem_queued(from, ts);
-	if (ts->ts_flags & TSF_HOGRUN)
-		ts->ts_move_tick = 0;
 	return tdq_add(to, ts, 0);
 }
 
@@ -75,7 +64,7 @@ int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct 
  * sched_clock sees the mark). Under hmp only when an idle core would serve
  * it better, so that a thread is not sent back and forth between CPUs
  * the searches weigh differently, and then straight to that core
- * (hmp_ask_move), at most once a balance interval. FreeBSD: the
+ * (hmp_ask_move: only a hog is asked). FreeBSD: the
  * TDF_PICKCPU branch of sched_balance_group(). */
 static void balance_lone_thread(const struct search_mode *mode, int high)
 {

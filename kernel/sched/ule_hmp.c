@@ -32,15 +32,10 @@ int hmp_hog(const struct td_sched *ts, uint64_t now_ns)
 		(ts->ts_state == SCHED_TS_RUNNING && now_ns - ts->ts_in_ns >= sched_tick_ns()));
 }
 
-/* kern.sched.hmp.latency: 1 if an interactive thread that uses a tenth of
- * a CPU or more (HMP_RESERVE_PCTCPU; not a shell waking to poll) slept
- * from cpu or from an idle SMT sibling of it within the last slice
- * (hmp_returning): it is coming back, and a batch thread pulled up here
- * would take its CPU or halve its speed (a render loop's P-core taken by a
- * hog while it waited for its next frame). Such a cpu does not pull a
- * thread up; the searches count it as shared for hogs (hmp_search.c).
- * Lock-free. */
-static int hmp_core_reserved(int cpu)
+/* See ule.h. A batch thread pulled up to such a CPU would take the
+ * returning thread's CPU or halve its speed (a render loop's P-core taken
+ * by a hog while it waited for its next frame). */
+int hmp_core_reserved(int cpu)
 {
 	struct search_mode mode = search_mode_now();
 	if (!mode.hmp || !mode.best || !mode.latency)
@@ -171,8 +166,8 @@ static int idle_unavoided(const struct cpuset *mask)
 	return 0;
 }
 
-/* See ule.h. Under perf0=sdm a thread on an overflow CPU (perf 0, ee >
- * 0) leaves once a CPU it may use with perf > 0 is idle. */
+/* See ule.h. A thread on an overflow CPU (perf 0; with perf0=ee0-never,
+ * ee > 0 too) leaves once a CPU it may use with perf > 0 is idle. */
 int hmp_should_leave(const struct td_sched *ts, int cpu)
 {
 	struct search_mode mode = search_mode_now();
@@ -181,7 +176,7 @@ int hmp_should_leave(const struct td_sched *ts, int cpu)
 	struct cpuset mask = ts->ts_mask;
 	for (int i = 0; i < CPUSET_WORDS; i++)
 		mask.bits[i] &= sched_online.bits[i];
-	if (mode.perf0 == HMP_PERF0_STRICT || (mode.perf0 == HMP_PERF0_SDM && hmp_never(cpu)))
+	if (mode.perf0 == HMP_PERF0_STRICT || (mode.perf0 == HMP_PERF0_EE0 && hmp_never(cpu)))
 		return hmp_drop_avoided(&mode, &mask);
 	return idle_unavoided(&mask);
 }
@@ -191,7 +186,7 @@ int hmp_may_steal(const struct search_mode *mode, int self)
 {
 	if (!mode->hmp || !hmp_avoid(self))
 		return 1;
-	if (mode->perf0 == HMP_PERF0_STRICT || (mode->perf0 == HMP_PERF0_SDM && hmp_never(self)))
+	if (mode->perf0 == HMP_PERF0_STRICT || (mode->perf0 == HMP_PERF0_EE0 && hmp_never(self)))
 		return 0;
 	return !idle_unavoided(&sched_online);   /* overflow: only while every scored CPU is busy */
 }
@@ -273,26 +268,24 @@ int hmp_better_idle_for(const struct search_mode *m, const struct td_sched *ts, 
 	return best;
 }
 
-/* See ule.h. The limit of one ask a balance interval does not hold a
- * hog back after an ask that went stale: it did not move, so nothing can
- * swing back and forth. A thread that had slept short before (a start
- * barrier) counts once it has run a tick. */
-int hmp_may_ask(const struct td_sched *t, int to, uint64_t now)
+/* See ule.h. Only a hog is asked, and a hog whenever a CPU would serve
+ * it better: an ask only ever raises the thread's worth by more than a
+ * sixteenth, so asks alone cannot move a thread back and forth, and no
+ * limit in time is needed. A thread that runs in shorter stretches is
+ * never asked: it is placed at every wake-up, by the searches. */
+int hmp_may_ask(const struct td_sched *t, int to)
 {
-	int limited = t->ts_move_tick && now - t->ts_move_tick < (uint64_t)balance_interval &&
-		      !((t->ts_flags & TSF_ASKSTALE) && hmp_hog(t, sched_plat_time_ns()));
-	return !(t->ts_flags & TSF_PICKCPU) && ts_can_migrate(t) && ts_can_run_on(t, to) && !limited;
+	return !(t->ts_flags & TSF_PICKCPU) && ts_can_migrate(t) && ts_can_run_on(t, to) &&
+	       hmp_hog(t, sched_plat_time_ns());
 }
 
 /* See ule.h. */
 int hmp_ask_move(struct td_sched *t, int to)
 {
-	uint64_t now = sched_plat_ticks();
-	if (!hmp_may_ask(t, to, now))
+	if (!hmp_may_ask(t, to))
 		return 0;
-	t->ts_flags = (uint16_t)((t->ts_flags | TSF_PICKCPU) & ~TSF_ASKSTALE);
+	t->ts_flags |= TSF_PICKCPU;
 	t->ts_move_to = to;
-	t->ts_move_tick = now;
 	return 1;
 }
 
@@ -305,23 +298,31 @@ int hmp_move_target(struct td_sched *t, int self, int to, int swap)
 	if (!mode.hmp || !cpuset_isset(&sched_online, (unsigned)to) || !ts_can_run_on(t, to) ||
 	    !hmp_better_idle(&mode, to, self)) {
 		tdq_cpu(self)->tdq_stats.upmigrate_stale++;
-		t->ts_flags |= TSF_ASKSTALE;   /* it did not move: see hmp_may_ask */
 		return self;
 	}
 	tdq_cpu(self)->tdq_stats.upmigrations++;
 	return to;
 }
 
-/* The CPU self would pull from: of those running one thread that self
- * serves better (hmp_better_idle with that thread's class), the one worth
- * least (the first found among equals); -1 if none. Lock-free. */
+/* 1 if cpu's one thread is one up-migration may ask: a hog running there
+ * (hmp_may_ask), or a thread on its way there, not yet running (pull_ask
+ * then scans again at the next round). Lock-free. */
+static int pull_candidate(int cpu)
+{
+	return tdq_load_of(cpu) == 1 &&
+	       (tdq_hog_of(cpu) || !__atomic_load_n(&tdq_cpu(cpu)->tdq_curthread, __ATOMIC_RELAXED));
+}
+
+/* The CPU self would pull from: of the pull candidates that self serves
+ * better (hmp_better_idle with that thread's class), the one worth least
+ * (the first found among equals); -1 if none. Lock-free. */
 static int pull_victim(const struct search_mode *mode, int self)
 {
 	int victim = -1;
 	int64_t vw = 0;
 	SCHED_COST(cpus, cpuset_count(&sched_online));
 	for (int c = cpuset_first(&sched_online); c >= 0; c = cpuset_next(&sched_online, c)) {
-		if (tdq_load_of(c) != 1)
+		if (!pull_candidate(c))
 			continue;
 		struct search_mode mc = search_mode_running(mode, c);   /* its thread's class */
 		if (!hmp_better_idle(&mc, self, c))
@@ -335,7 +336,7 @@ static int pull_victim(const struct search_mode *mode, int self)
 	return victim;
 }
 
-/* An SMT sibling of victim whose lone thread self also serves better: the
+/* An SMT sibling of victim, a pull candidate that self also serves better: the
  * other half of a shared core, whose move splits the pair as well; -1 if
  * none. Lock-free. */
 static int pull_pair_other(const struct search_mode *mode, int self, int victim)
@@ -345,7 +346,7 @@ static int pull_pair_other(const struct search_mode *mode, int self, int victim)
 		return -1;
 	SCHED_COST(cpus, cg->cg_count);
 	for (int c = cg->cg_first; c <= cg->cg_last; c++) {
-		if (c == victim || !cpuset_isset(&cg->cg_mask, (unsigned)c) || tdq_load_of(c) != 1)
+		if (c == victim || !cpuset_isset(&cg->cg_mask, (unsigned)c) || !pull_candidate(c))
 			continue;
 		struct search_mode mc = search_mode_running(mode, c);
 		if (hmp_better_idle(&mc, self, c))
@@ -384,11 +385,12 @@ static int pull_ask(int self, int victim, uint64_t now)
 /* See ule.h. kern.sched.hmp.upmigrate: an idle CPU asks a CPU it would
  * serve better (worth more: faster, or a whole core against a shared one,
  * or a busy P core's idle sibling against an E-core that adds less, or
- * not avoided) to send its lone running thread over at the next switch —
- * to it, no new search (beyond the report: ULE alone keeps a CPU-bound
- * thread where it started). A thread is asked at most once a balance
- * interval (when the thread worth least shares its core and may not be
- * asked, the other thread of that core is: either move splits the pair);
+ * not avoided) to send its lone running hog over at the next switch — to
+ * it, no new search (beyond the report: ULE alone keeps a CPU-bound
+ * thread where it started). Only hogs are asked, whenever a CPU would
+ * serve them better (hmp_may_ask); when the hog worth least shares its
+ * core and may not be asked (it is already on its way elsewhere), the
+ * other hog of that core is: either move splits the pair;
  * while an asked thread is on its way, its target's SMT siblings count as
  * shared. An idle CPU scans when it has just run a thread, and again at
  * its next round when the thread it found was still on its way to the

@@ -54,12 +54,11 @@ static int candidate(int c, struct swap_cpu *out)
 static int ask_swap(const struct swap_cpu *a, const struct swap_cpu *b)
 {
 	int asked = 0;
-	uint64_t now = sched_plat_ticks();
 	tdq_lock_pair(a->cpu, b->cpu);
 	struct tdq *ta = tdq_cpu(a->cpu), *tb = tdq_cpu(b->cpu);
 	struct td_sched *x = ta->tdq_curthread, *y = tb->tdq_curthread;
 	if (x && y && ta->tdq_load == 1 && tb->tdq_load == 1 && ta->tdq_curclass == a->cls &&
-	    tb->tdq_curclass == b->cls && hmp_may_ask(x, b->cpu, now) && hmp_may_ask(y, a->cpu, now)) {
+	    tb->tdq_curclass == b->cls && hmp_may_ask(x, b->cpu) && hmp_may_ask(y, a->cpu)) {
 		hmp_ask_move(x, b->cpu);
 		hmp_ask_move(y, a->cpu);
 		x->ts_flags |= TSF_ITDSWAP;

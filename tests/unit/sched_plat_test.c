@@ -91,7 +91,8 @@ void sched_plat_idle_wait(int cpu)
 {
 	(void)cpu;
 	spt.idle_waits++;
-	spt_advance(1);
+	if (!spt.idle_wait_keeps_time)
+		spt_advance(1);
 }
 
 int sched_plat_cpu_core_type(int cpu) { return spt.core_type[cpu]; }

@@ -17,6 +17,7 @@ struct sched_plat_test {
 	int hz;
 	int ipis[SPT_MAXCPU];         /* IPIs received per CPU */
 	int idle_waits;
+	uint8_t idle_wait_keeps_time; /* 1: sched_plat_idle_wait() does not advance time */
 	struct cpu_group *root;
 };
 extern struct sched_plat_test spt;

@@ -223,28 +223,38 @@ static void b7_place(int lpe_ee, int n)
 		place(k);
 }
 
-/* B7: perf 0 with ee > 0 is overflow (perf0=sdm): the LP-E cores get the
- * 21st and 22nd threads, once every scored CPU has one, and a thread there
- * leaves when a scored CPU comes free; ee 0 too, or perf0=strict: never. */
+/* B7 (and DESIGN decision 7 as revised): perf 0 is overflow whatever
+ * ee says (perf0=overflow, the default): the LP-E cores get the 21st and
+ * 22nd threads, once every scored CPU has one, and a thread there leaves
+ * when a scored CPU comes free — with ee > 0 and with ee 0, the 155H's
+ * rows. The readings kept for comparison: perf0=ee0-never never uses ee 0
+ * rows (but does use ee > 0 ones), perf0=strict never uses either. */
 static void test_b7_perf_zero_is_overflow(void **state)
 {
 	(void)state;
-	b7_place(60, 20);
-	assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 0);
-	place(20);
-	place(21);
-	assert_int_equal(tdq_load_of(20), 1);
-	assert_int_equal(tdq_load_of(21), 1);
-	int k = 0;
-	while (th[k].ts_cpu != 4)
-		k++;
-	spt.self = 4;
-	sched_switch(&th[k], SCHED_SW_EXIT);   /* a P CPU comes free */
-	for (int r = 0; r < 50; r++)
-		run_round();
-	assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 1);
-	b7_place(0, 22);
-	assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 0);
+	for (int lpe_ee = 60; lpe_ee >= 0; lpe_ee -= 60) {
+		b7_place(lpe_ee, 20);
+		assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 0);
+		place(20);
+		place(21);
+		assert_int_equal(tdq_load_of(20), 1);
+		assert_int_equal(tdq_load_of(21), 1);
+		int k = 0;
+		while (th[k].ts_cpu != 4)
+			k++;
+		spt.self = 4;
+		sched_switch(&th[k], SCHED_SW_EXIT);   /* a P CPU comes free */
+		for (int r = 0; r < 50; r++)
+			run_round();
+		assert_int_equal(tdq_load_of(20) + tdq_load_of(21), 1);
+	}
+	for (int lpe_ee = 60; lpe_ee >= 0; lpe_ee -= 60) {
+		b7_place(lpe_ee, 0);
+		hmp_perf0 = HMP_PERF0_EE0;
+		for (int i = 0; i < 22; i++)
+			place(i);
+		assert_int_equal(tdq_load_of(20) + tdq_load_of(21), lpe_ee ? 2 : 0);
+	}
 	b7_place(60, 0);
 	hmp_perf0 = HMP_PERF0_STRICT;
 	for (int i = 0; i < 22; i++)

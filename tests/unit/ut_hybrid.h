@@ -68,14 +68,14 @@ static inline void ut_hmp_defaults(void)
 	hmp_sw_weight = hmp_sw_normalize = hmp_sw_smt = hmp_sw_steer = hmp_sw_random = 1;
 	hmp_sw_highest_random = hmp_sw_smt_steer = 1;
 	hmp_sw_best = hmp_sw_latency = hmp_upmigrate = 1;
-	hmp_perf0 = HMP_PERF0_SDM;
+	hmp_perf0 = HMP_PERF0_OVERFLOW;
 	hmp_metric = HMP_METRIC_PERF;
 	hmp_itd = 0;
 	hmp_itd_swap = 1;
 }
 
 /* A booted scheduler over shape kind, hmp filled from the machine
- * provider, policy hmp, every switch at its default (on, perf0=sdm), CPU 0
+ * provider, policy hmp, every switch at its default (on, perf0=overflow), CPU 0
  * current. */
 static inline void ut_hybrid(int kind, int lpe_perf)
 {
