@@ -286,6 +286,15 @@ int hmp_returning(int cpu, uint64_t now);
  * (hmp_upmigrate_pull) and the searches count it as shared for hogs
  * (hmp_search.c). Lock-free. */
 int hmp_core_reserved(int cpu);
+/* The run time a tick on cpu adds to its running thread's history
+ * (ts_runtime, interactivity): SCHED_TICKINCR under stock ULE; under hmp
+ * the work the tick did, SCHED_TICKINCR × cpu's capacity / 1024, times
+ * its SMT share (1 + smt / 1024) / 2 while a sibling is busy. So a
+ * thread's interactivity does not depend on where hmp placed it (a
+ * render loop interactive on a P-core is not batch beside a busy sibling
+ * of a weak SMT core): capacity invariance, as Linux's load tracking
+ * scales run time by arch_scale_cpu_capacity(). Own tdq locked. */
+uint32_t hmp_tick_charge(int cpu);
 /* kern.sched.hmp.latency: a hog is a timeshare thread that has run a
  * tick or more on end (now_ns: now), or whose last stretch on a CPU did
  * (TSF_HOGRUN: set when a stretch lasts a tick, cleared when it sleeps

@@ -25,6 +25,18 @@ int hmp_returning(int cpu, uint64_t now)
 }
 
 /* See ule.h. */
+uint32_t hmp_tick_charge(int cpu)
+{
+	struct search_mode m = search_mode_now();
+	if (!m.hmp)
+		return SCHED_TICKINCR;
+	int64_t speed = hmp_capacity(cpu);
+	if (tdq_core_shared(cpu))
+		speed = speed * (HMP_SMT_MAX + hmp_smt(cpu)) / (2 * HMP_SMT_MAX);
+	return (uint32_t)((int64_t)SCHED_TICKINCR * speed / HMP_CAPACITY_MAX);
+}
+
+/* See ule.h. */
 int hmp_hog(const struct td_sched *ts, uint64_t now_ns)
 {
 	return ts->ts_class == SCHED_CLASS_TIMESHARE &&

@@ -165,7 +165,7 @@ static int clock_thread(struct tdq *tdq, struct td_sched *cur, int cnt)
 	account_run(tdq, cur, sched_plat_time_ns());
 	sched_pctcpu_update(cur, 1);
 	if (cur->ts_class == SCHED_CLASS_TIMESHARE) {
-		cur->ts_runtime += SCHED_TICKINCR * (unsigned)cnt;
+		cur->ts_runtime += hmp_tick_charge(tdq->tdq_id) * (unsigned)cnt;
 		sched_interact_update(cur);
 		sched_priority(cur);
 		tdq_running_prichange(tdq, cur, old);
