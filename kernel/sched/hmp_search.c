@@ -75,6 +75,13 @@ struct best_sum {
 	int threads;
 };
 
+/* cpu's threads as the lowest search counts them: without the thread
+ * being placed if it runs there, without a sync waker about to leave. */
+static int search_load(const struct cpu_search *s, int cpu)
+{
+	return tdq_load_of(cpu) - (s->cs_running && cpu == s->cs_prefer) - (s->cs_leaving == tdq_cpu(cpu));
+}
+
 /* Value of cpu (l threads, siblings busy or not) for the lowest search,
  * the preferred CPU's bonus taken off. */
 static int64_t lowest_value(const struct cpu_search *s, int cpu, int l, int shared)
@@ -105,7 +112,7 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 	if (smt)
 		for (int c = cg->cg_first; c <= cg->cg_last; c++)
 			if (cpuset_isset(&cg->cg_mask, (unsigned)c)) {
-				int l = tdq_load_of(c) - (s->cs_running && c == s->cs_prefer);
+				int l = search_load(s, c);
 				load[n++] = l;
 				in_leaf += l;
 				returning += s->cs_hog && s->cs_mode.latency && hmp_returning(c, now);
@@ -115,7 +122,7 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 		if (!cpuset_isset(&cg->cg_mask, (unsigned)c))
 			continue;
 		SCHED_COST(cpus, 1);
-		int l = smt ? load[--i] : tdq_load_of(c) - (s->cs_running && c == s->cs_prefer);
+		int l = smt ? load[--i] : search_load(s, c);
 		/* shared: a sibling is busy, or (a hog's search) an interactive
 		 * thread is coming back to one (hmp_core_reserved) */
 		int siblings_returning = returning - (returning && hmp_returning(c, now));
@@ -124,7 +131,8 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 		sum->threads += l;
 		if (l > s->cs_load || !cpuset_isset(s->cs_mask, (unsigned)c))
 			continue;
-		if (sched_cpu_lowpri(c) <= s->cs_pri && !(s->cs_running && c == s->cs_prefer))
+		if (sched_cpu_lowpri(c) <= s->cs_pri && !(s->cs_running && c == s->cs_prefer) &&
+		    s->cs_leaving != tdq_cpu(c))
 			continue;
 		if (s->cs_wmax) {
 			int64_t w = s->cs_mode.weight ? hmp_weight(c) : SEARCH_LOAD_ONE;

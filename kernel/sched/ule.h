@@ -357,6 +357,9 @@ struct cpu_search {
 			      * than this and that runs a hog (hmp_hog) counts as free (-1: none) */
 	int cs_hog;          /* hmp latency: the thread placed is a hog (or the balancer's load),
 			      * kept off the siblings of a CPU an interactive thread returns to */
+	const struct tdq *cs_leaving;   /* hmp best lowest: the CPU whose running thread is about to
+					 * sleep (a sync wake-up's waker, SPC_SYNC), counted without
+					 * it; NULL: none */
 };
 struct cpu_search_res {
 	int csr_cpu;
@@ -385,12 +388,25 @@ int sched_highest(const struct search_mode *mode, const struct cpu_group *cg,
  * or hmp's weight with (a)). */
 int64_t search_thread_weight(const struct search_mode *mode, int cpu);
 
+/* ---- synchronous wake-ups (ule_sync.c) ---- */
+/* Called by a wake-up on the calling CPU self: counts it for self's
+ * running thread (the waker) and returns 1 if that thread is a sync
+ * waker waking its first thread of this stretch (its CPU is about to be
+ * free). Interrupts off, on self, no tdq lock held (takes self's). */
+int sched_sync_waker(int self);
+/* At cur's switch (flags SCHED_SW_*), on its CPU, its tdq locked: learns
+ * from a sleep whether the stretch ended as a sync waker's does. */
+void sched_sync_learn(struct td_sched *cur, int flags);
+
 /* ---- placement (ule_pickcpu.c) ---- */
 /* flags: SPC_OURSELF = requeue of the running thread, never migrate;
  * SPC_LEAVE_AVOIDED = a thread leaving a CPU hmp avoids: only CPUs it does
- * not (when the thread may use one). */
+ * not (when the thread may use one); SPC_SYNC = a wake-up by a sync waker
+ * on the calling CPU (sched_sync_waker): under hmp that CPU counts without
+ * its running thread. */
 #define SPC_OURSELF 0x1
 #define SPC_LEAVE_AVOIDED 0x2
+#define SPC_SYNC 0x4
 int sched_pickcpu(struct td_sched *ts, int flags);
 /* Whether ts switched out less than t * affinity ticks ago. */
 int sched_affinity_warm(const struct td_sched *ts, int t);

@@ -69,13 +69,13 @@ int tdq_preempt_check(struct tdq *tdq, int pri, int lowpri_before)
 }
 
 /* The part of sched_add() after the caller took ownership of ts (in
- * transit, no lock held): priority, CPU choice, queueing (which ends the
- * transit) and the notification. */
-static int add_owned(struct td_sched *ts, int flags)
+ * transit, no lock held): priority, CPU choice (sched_pickcpu flags pick),
+ * queueing (which ends the transit) and the notification. */
+static int add_owned(struct td_sched *ts, int flags, int pick)
 {
 	int self = sched_plat_cpu_self(), ret = 0;
 	sched_priority(ts);
-	int cpu = sched_pickcpu(ts, 0);
+	int cpu = sched_pickcpu(ts, pick);
 	struct tdq *tdq = tdq_cpu(cpu);
 	sched_plat_tdq_lock(cpu);
 	int before = tdq_add(tdq, ts, 0);
@@ -98,7 +98,7 @@ int sched_add(struct td_sched *ts, int flags)
 	if (ts->ts_state != SCHED_TS_INACTIVE)
 		sched_plat_panic("sched_add: thread is already runnable");
 	ts_block_unlock(ts, cpu);
-	return add_owned(ts, flags);
+	return add_owned(ts, flags, 0);
 }
 
 /* See sched.h. Raises a timeshare sleeper to static_boost. */
@@ -139,7 +139,7 @@ int sched_wakeup(struct td_sched *ts)
 	}
 	ts->ts_slptick = 0;
 	ts->ts_slice = 0;
-	return add_owned(ts, 0);
+	return add_owned(ts, 0, sched_sync_waker(sched_plat_cpu_self()) ? SPC_SYNC : 0);
 }
 
 /* ULE's fork penalty for the parent, the calling CPU's running thread:
@@ -297,7 +297,7 @@ int sched_set_affinity(struct td_sched *ts, const struct cpuset *mask)
 		if (sched_debug)
 			tdq_check(tdq);
 		ts_block_unlock(ts, cpu);
-		return add_owned(ts, 0);
+		return add_owned(ts, 0, 0);
 	}
 	if (ts->ts_state == SCHED_TS_RUNNING && !allowed)
 		ret = request_repick(tdq, ts);

@@ -22,19 +22,29 @@ static int cpu_is_idle(int cpu)
 	return sched_cpu_lowpri(cpu) >= PRI_MIN_IDLE;
 }
 
+/* cpu runs nothing, or only a sync waker about to sleep (leaving: the
+ * calling CPU, which is not looked at). Lock-free. */
+static int idle_or_leaving(int cpu, const struct tdq *leaving)
+{
+	if (tdq_cpu(cpu) == leaving)
+		return 1;
+	SCHED_COST(cpus, 1);
+	return cpu_is_idle(cpu);
+}
+
 /* Step 4: the last CPU if it is idle, cache-warm, and (for an SMT leaf)
- * its siblings are idle too. */
-static int pick_last_cpu(const struct td_sched *ts, const struct cpuset *mask)
+ * its siblings are idle too — the calling CPU counts as idle when its
+ * thread is a sync waker about to sleep (leaving, under hmp). */
+static int pick_last_cpu(const struct td_sched *ts, const struct cpuset *mask, const struct tdq *leaving)
 {
 	int cpu = ts->ts_cpu;
-	if (!cpuset_isset(mask, (unsigned)cpu) || !cpu_is_idle(cpu) ||
+	if (!cpuset_isset(mask, (unsigned)cpu) || !idle_or_leaving(cpu, leaving) ||
 	    !sched_affinity_warm(ts, CG_SHARE_L2))
 		return -1;
 	const struct cpu_group *cg = tdq_cpu(cpu)->tdq_cg;
 	if (cg && (cg->cg_flags & CG_FLAG_THREAD))
 		for (int c = cg->cg_first; c <= cg->cg_last; c++) {
-			SCHED_COST(cpus, 1);
-			if (cpuset_isset(&cg->cg_mask, (unsigned)c) && !cpu_is_idle(c))
+			if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) && !idle_or_leaving(c, leaving))
 				return -1;
 		}
 	return cpu;
@@ -84,7 +94,8 @@ static int latency_sensitive(const struct search_mode *mode, const struct td_sch
  * every CPU where it would be the best priority as free, so the fastest
  * of them wins over an idle slower one. Never -1 for a non-empty mask. */
 static int pick_search(const struct search_mode *mode, const struct td_sched *ts,
-		       const struct cpuset *mask, struct sched_stats *st, uint64_t **path)
+		       const struct cpuset *mask, const struct tdq *leaving, struct sched_stats *st,
+		       uint64_t **path)
 {
 	int running = ts->ts_state == SCHED_TS_RUNNING, pri = ts->ts_pri, cpu = -1;
 	int latency = latency_sensitive(mode, ts);
@@ -92,7 +103,8 @@ static int pick_search(const struct search_mode *mode, const struct td_sched *ts
 	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = ts->ts_cpu,
 				.cs_running = running, .cs_load = INT_MAX,
 				.cs_free_pri = latency ? (pri > PRI_MAX_INTERACT ? pri : PRI_MAX_INTERACT) : -1,
-				.cs_hog = !latency && hmp_hog(ts, sched_plat_time_ns()) };
+				.cs_hog = !latency && hmp_hog(ts, sched_plat_time_ns()),
+				.cs_leaving = leaving };
 	if (ccg) {   /* idle (latency: at once) in the warm cache group */
 		s.cs_pri = latency || pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE;
 		cpu = sched_lowest_search(ccg, &s);
@@ -124,7 +136,7 @@ static int steering_changed(const struct search_mode *mode, const struct td_sche
 	struct search_mode plain = *mode;
 	plain.steer = 0;
 	self->tdq_rand = rand_before;
-	int other = pick_search(&plain, ts, mask, st, &unused);
+	int other = pick_search(&plain, ts, mask, NULL, st, &unused);
 	self->tdq_rand = after;
 	return other != cpu;
 }
@@ -178,14 +190,14 @@ static void count_type(struct sched_stats *st, int cpu)
 }
 
 /* The CPU to queue ts on; counts the path taken and the chosen core type
- * in the calling CPU's schedstats. flags SPC_OURSELF: requeue of the
- * running thread. The steps are numbered as in FreeBSD's sched_pickcpu()
+ * in the calling CPU's schedstats. flags SPC_* (ule.h). The steps are numbered as in FreeBSD's sched_pickcpu()
  * (step 3, interrupt threads, does not apply: Mosaic has no interrupt
  * threads). Under kern.sched.policy hmp, CPUs with HFI perf 0 are left
  * out while the thread may run elsewhere (and with class_aware an
  * interactive thread keeps to the fastest CPUs); with a primary domain
  * (kern.sched.primary) the search stays in it while one of its CPUs is
- * idle. */
+ * idle; a sync wake-up's waker (SPC_SYNC) leaves its CPU, for hmp's
+ * step 4 and search. */
 int sched_pickcpu(struct td_sched *ts, int flags)
 {
 	int self = sched_plat_cpu_self();
@@ -221,11 +233,16 @@ int sched_pickcpu(struct td_sched *ts, int flags)
 		st->hmp_class_picks++;
 	pick_primary(&mask, st);
 	int latency = latency_sensitive(&mode, ts);
-	int cpu = latency && hmp_capacity(ts->ts_cpu) < HMP_CAPACITY_MAX ? -1 : pick_last_cpu(ts, &mask);
+	const struct tdq *leaving = (flags & SPC_SYNC) && mode.hmp && mode.best ? tdq_cpu(self) : NULL;
+	/* step 4 is skipped by a latency-sensitive thread whose last CPU is not of
+	 * the fastest kind, and by a sync wake-up from a faster CPU than its last */
+	int skip = (latency && hmp_capacity(ts->ts_cpu) < HMP_CAPACITY_MAX) ||
+		   (leaving && hmp_capacity(self) > hmp_capacity(ts->ts_cpu));
+	int cpu = skip ? -1 : pick_last_cpu(ts, &mask, leaving);
 	uint64_t *path = &st->pick_idle_affinity;
 	if (cpu < 0) {
 		uint32_t rand_before = tdq_cpu(self)->tdq_rand;
-		cpu = pick_search(&mode, ts, &mask, st, &path);
+		cpu = pick_search(&mode, ts, &mask, leaving, st, &path);
 		if (mode.hmp && mode.steer && hmp_audit &&
 		    steering_changed(&mode, ts, &mask, st, cpu, rand_before))
 			st->hmp_steered++;

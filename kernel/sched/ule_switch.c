@@ -91,6 +91,7 @@ static struct td_sched *choose_next(struct tdq *tdq, uint64_t now_ns)
 	next->ts_wait_ns += waited;
 	tdq->tdq_stats.wait_ns += waited;
 	next->ts_on_ns = next->ts_in_ns = now_ns;
+	next->ts_wakes = 0;
 	__atomic_store_n(&tdq->tdq_curhog, hmp_hog(next, now_ns), __ATOMIC_RELAXED);
 	if (next->ts_lastcpu >= 0 && next->ts_lastcpu != tdq->tdq_id) {
 		next->ts_migrations++;
@@ -114,6 +115,7 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 			sched_plat_panic("sched_switch: cur is not this CPU's running thread");
 		sched_pctcpu_update(cur, 1);
 		account_run(tdq, cur, now_ns);
+		sched_sync_learn(cur, flags);
 		cur->ts_nswitch++;
 		if (now_ns - cur->ts_in_ns >= sched_tick_ns())
 			cur->ts_flags |= TSF_HOGRUN;
