@@ -166,7 +166,8 @@ void thread_boot(void)
 			printk("sched: cpu %u did not enter its idle thread; it takes no threads\n", cpu);
 	}
 	sched_start_smp();
-	printk("sched: ULE on %u CPUs; the shell runs as thread %u\n", started, td->id);
+	printk("sched: ULE on %u CPUs, placement %s (kern.sched.policy); the shell runs as thread %u\n",
+	       started, sched_policy_name(), td->id);
 }
 
 /* See thread.h. */

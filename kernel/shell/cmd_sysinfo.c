@@ -108,8 +108,9 @@ void sysinfo_print(void)
 	       h->on ? "enabled" : "not enabled", h->why[0] ? " (" : "", h->why, h->why[0] ? ")" : "");
 	printk("capacity: from %s%s\n", hmp_ncpu() > 0 ? hmp_provider_name(hc.capacity_from) : "nothing",
 	       hmp_uniform() ? " (all CPUs equal)" : "");
-	printk("policy:   %s (sysctl kern.sched.policy)\n",
-	       sched_policy_name());
+	printk("policy:   %s (sysctl kern.sched.policy%s)\n", sched_policy_name(),
+	       strcmp(sched_policy_name(), "hmp") == 0 && hmp_uniform() ? "; every CPU alike: stock ULE's decisions"
+									: "");
 	printk("firmware: %s, UEFI revision %u.%02u; APIC %s, tick %s\n", fw_vendor, fw_revision >> 16,
 	       fw_revision & 0xFFFF, lapic_is_x2apic() ? "x2APIC" : "xAPIC", lapic_timer_mode());
 	printk("================================\n");

@@ -1,5 +1,6 @@
-"""Every machine preset boots with all its CPUs online and the expected
-topology tree; `cpus`, `cpuid` and kern.sched.topology_spec on a booted
+"""Every machine preset boots with all its CPUs online, the expected
+topology tree and hmp as the placement policy (its boot summary's policy
+line; on a machine whose CPUs are all alike hmp decides as stock ULE); `cpus`, `cpuid` and kern.sched.topology_spec on a booted
 hybrid machine; FreeBSD's tree (kern.sched.topology=freebsd, `topo freebsd`)
 from a machine description and from QEMU's own CPUID."""
 import os
@@ -22,13 +23,21 @@ def boot_preset(ctx, name, script="topo; poweroff", cmdline=None):
     return m
 
 
-def expect_tree(ctx, name, ncpu, source, tree_lines, script="topo; poweroff"):
+POLICY_HYBRID = "policy:   hmp (sysctl kern.sched.policy)\n"
+POLICY_UNIFORM = "policy:   hmp (sysctl kern.sched.policy; every CPU alike: stock ULE's decisions)\n"
+
+
+def expect_tree(ctx, name, ncpu, source, tree_lines, script="topo; poweroff", policy=POLICY_HYBRID):
     m = boot_preset(ctx, name, script)
     m.expect(r"smp: %d of %d CPUs online" % (ncpu, ncpu), timeout=180)
     m.expect(r"topology source: " + source)
+    m.expect(r"sched: ULE on %d CPUs, placement hmp \(kern.sched.policy\)" % ncpu)
+    booted = m.pos
     m.expect(r"descriptors from (machine description|CPUID)\r\n")
     start = m.pos
     m.expect(r"mosaic> poweroff")
+    summary = m.output[booted:start].replace("\r", "")
+    check(policy in summary, "boot summary lacks %r:\n%s" % (policy, summary))
     tree = m.output[start:m.pos].replace("\r", "")
     for line in tree_lines:
         check(line + "\n" in tree, "topo lacks %r:\n%s" % (line, tree))
@@ -61,14 +70,15 @@ def test_core_ultra_7_155h(ctx):
 def test_xeon_4p_ht(ctx):
     expect_tree(ctx, "xeon-4p-ht", 8, r"machine file Xeon", [
         "level 1: share none, cpus 0-7 (8): 4 SMT groups"] +
-        ["  level 2: share L3, cpus %d-%d (2), SMT: SMT group" % (c, c + 1) for c in range(0, 8, 2)])
+        ["  level 2: share L3, cpus %d-%d (2), SMT: SMT group" % (c, c + 1) for c in range(0, 8, 2)],
+        policy=POLICY_UNIFORM)
 
 
 def test_opteron_2s(ctx):
     expect_tree(ctx, "opteron-2s", 4, r"machine file Opteron", [
         "level 1: share none, cpus 0-3 (4): 2 L3 groups",
         "  level 2: share L3, cpus 0-1 (2): L3 group",
-        "  level 2: share L3, cpus 2-3 (2): L3 group"])
+        "  level 2: share L3, cpus 2-3 (2): L3 group"], policy=POLICY_UNIFORM)
 
 
 def test_small_hybrid(ctx):
@@ -87,7 +97,8 @@ def test_plain_smp_uses_cpuid(ctx):
         "level 1: share none, cpus 0-3 (4): CPU group",
         "tree: freebsd, FreeBSD's x86 cpu_topo() from CPU 0's AMD leaves 0x80000001-0x8000001E",
         "  APIC id shifts: package >> 2, L3 >> 2, L2 >> 0, L1 >> 0, core >> 0",
-        "level 1: share L3, cpus 0-3 (4): L3 group"], script="topo; topo freebsd; poweroff")
+        "level 1: share L3, cpus 0-3 (4): L3 group"], script="topo; topo freebsd; poweroff",
+        policy=POLICY_UNIFORM)
 
 
 def test_cpus_cpuid_and_topology_spec(ctx):
