@@ -111,7 +111,7 @@ def test_sched_shell_thread_interactive(ctx):
     """The shell sleeps on its input queue as a thread: typed commands work
     while hogs run; `top` refreshes until a key is pressed."""
     m = ctx.machine(machine_file=SMALL)
-    m.expect(r"sched: ULE on 4 CPUs; the shell runs as thread 1", timeout=180)
+    m.expect(r"sched: ULE on 4 CPUs, placement hmp \(kern.sched.policy\); the shell runs as thread 1", timeout=180)
     m.wait_prompt(180)
     out = m.command("spawn 8 cpu ms=8000")
     check("spawn: started 8 cpu threads for 8000 ms" in out, out)
