@@ -189,6 +189,7 @@ UNIT_SRCS_cpulist := kernel/lib/cpulist.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
 UNIT_SRCS_parse   := kernel/lib/parse.c kernel/lib/format.c
+UNIT_SRCS_ratelimit := kernel/lib/ratelimit.c
 UNIT_SRCS_strbuf  := kernel/lib/strbuf.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_witness := $(ARCH_DIR)/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c

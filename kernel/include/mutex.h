@@ -1,8 +1,10 @@
 /*
  * mutex.h — mutexes that sleep: a contending thread gives its CPU away
  * instead of spinning. Threads only (never an interrupt handler, never
- * with a spinlock held). Not recursive: relocking by the holder panics,
- * and so does an unlock by a thread that does not hold it.
+ * with a spinlock held). Fair: an unlock hands the mutex to the thread
+ * that has waited longest (FIFO), so a thread that unlocks and locks again
+ * at once queues behind the others. Not recursive: relocking by the
+ * holder panics, and so does an unlock by a thread that does not hold it.
  */
 #ifndef MOSAIC_MUTEX_H
 #define MOSAIC_MUTEX_H
