@@ -14,6 +14,7 @@
 
 #define READY_NS (60ull * 1000000000ull)
 #define HOUR_NS (3600ull * 1000000000ull)
+#define RETRY_NS (10ull * 1000000ull)
 #define MIB (1ull << 20)
 
 static uint64_t sleeper(void *arg)
@@ -23,37 +24,36 @@ static uint64_t sleeper(void *arg)
 	return 0;
 }
 
-/* Takes all it can of kind; returns how many it got. */
-static int64_t hold(const char *kind)
+static int64_t names;   /* published so far */
+static int ep = -1;
+
+/* Takes one more of kind (pages: a MiB, or a page when small); 1 if it
+ * got it. */
+static int take(const char *kind, int small)
 {
-	int64_t n = 0;
-	if (strcmp(kind, "pages") == 0) {
-		while (vm_map(MIB))
-			n += MIB / 4096;
-		while (vm_map(4096))   /* the last pages too */
-			n++;
-	} else if (strcmp(kind, "threads") == 0) {
-		while (thread_create(sleeper, NULL, 4096) >= 0)
-			n++;
-	} else {
-		char name[SVC_NAME_MAX];
-		int ep = ep_create();
-		for (; ep >= 0; n++) {
-			snprintf(name, sizeof(name), "hog.%d.%ld", getpid(), n);
-			if (svc_publish(ep, name))
-				break;
-		}
-	}
-	return n;
+	if (strcmp(kind, "pages") == 0)
+		return vm_map(small ? 4096 : MIB) != NULL;
+	if (strcmp(kind, "threads") == 0)
+		return thread_create(sleeper, NULL, 4096) >= 0;
+	char name[SVC_NAME_MAX];
+	snprintf(name, sizeof(name), "hog.%d.%ld", getpid(), names);
+	if (ep < 0 && (ep = ep_create()) < 0)
+		return 0;
+	return svc_publish(ep, name) == 0 && ++names;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--hold") == 0) {
-		int64_t n = hold(argv[2]);
+		while (take(argv[2], 0))
+			;
+		while (take(argv[2], 1))
+			;
 		ready();
-		sleep_ns(HOUR_NS);
-		return n > 0 ? 0 : 1;
+		for (;;) {
+			sleep_ns(RETRY_NS);
+			take(argv[2], 1);
+		}
 	}
 	int64_t children = 16;
 	int kind_ok = argc >= 2 && (strcmp(argv[1], "pages") == 0 || strcmp(argv[1], "threads") == 0 ||
