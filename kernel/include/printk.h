@@ -21,7 +21,8 @@ struct printk_rate {
 	const char *source;
 };
 #define PRINTK_RATE(var, src) struct printk_rate var = { .source = (src) }
-void printk_rated(struct printk_rate *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void printk_rated(struct printk_rate *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Like vsnprintf: always NUL-terminates when size > 0, returns the length
  * the full output would have had. */

@@ -12,8 +12,8 @@
 #include "cmd_thread.h"
 
 #define RUN_POLL_NS (50ull * 1000000ull)   /* how often a foreground run looks for a key */
-#define KILL_POLL_NS (10ull * 1000000ull)  /* how often `kill -j` looks whether the job's processes are gone */
-#define KILL_WAIT_NS (10000ull * 1000000ull)
+#define KILL_POLL_NS (10ull * 1000000ull)    /* how often `kill -j` looks for the job's processes */
+#define KILL_WAIT_NS (10000ull * 1000000ull) /* and for how long */
 #define PS_PROCS_MAX 64
 #define JOBS_MAX 64
 #define KEY_CTRL_C 3

@@ -4,8 +4,9 @@
  *
  * Locking. One spinlock, user_lock, guards everything of this layer that
  * more than one thread touches: the process table and every process's
- * state, thread list and handle table, the endpoints and their queues,
- * the service names, and every wait (struct uwait). Like seL4's kernel
+ * state, thread list and handle table, the jobs' tree, references and
+ * kill marks, the endpoints and their queues, the service names, and
+ * every wait (struct uwait). Like seL4's kernel
  * lock on SMP it keeps the rules simple: an IPC rendezvous, a kill and a
  * wake-up are each one critical section, so no wake-up is lost between a
  * test and a sleep. It is held only for short bookkeeping (never while
@@ -231,8 +232,8 @@ struct ujob *ujob_next(const struct ujob *after);
 #define PROC_FOREGROUND 0x1   /* the shell waits for it: it may read the console */
 #define PROC_DETACHED   0x2   /* nobody waits: freed when it ends, its end reported */
 #define PROC_GIVE_NICE  0x4   /* it holds PROC_CAP_NICE */
-#define PROC_NEW_JOB    0x8   /* it starts a job of its own below its parent's (always for the kernel's) */
-#define PROC_OPERATOR   0x10  /* it holds PROC_CAP_OPERATOR and its job has no quota of its own (init) */
+#define PROC_NEW_JOB    0x8   /* it starts a job below its parent's (the kernel's children always) */
+#define PROC_OPERATOR   0x10  /* it holds PROC_CAP_OPERATOR, its job no quota of its own (init) */
 struct uargs;
 int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
 	       const int32_t *pass, const uint32_t *prights, uint32_t n, unsigned kflags);

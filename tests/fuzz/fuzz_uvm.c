@@ -4,7 +4,8 @@
  * Each iteration makes one to three spaces under random page and region
  * limits (kern.user.pages_* and mappings_*, set through their sysctls,
  * the operator's reserve taken or not), each charged to the root job or to
- * one of two jobs with random quotas (one maybe below the other), and runs a short random sequence on them: SYS_VM_MAP sizes (tiny, page
+ * one of two jobs with random quotas (one maybe below the other), and
+ * runs a short random sequence on them: SYS_VM_MAP sizes (tiny, page
  * multiples, exactly the pages the process has left, the whole map area
  * and beyond), SYS_VM_UNMAP ranges (whole regions, heads, tails, middles
  * that split, spans over regions and gaps, unaligned, outside the area,
@@ -104,7 +105,8 @@ static void random_limits(struct fuzz *f)
 	}
 	lm_reserve(&lim, (int)fuzz_below(f, 2));
 	for (int j = 1; j < lim.njobs; j++) {
-		lm_set_quota(&lim, j, UL_PAGES, fuzz_below(f, 3) ? -1 : (int64_t)fuzz_below(f, (uint64_t)pages * 2 + 8));
+		lm_set_quota(&lim, j, UL_PAGES,
+			     fuzz_below(f, 3) ? -1 : (int64_t)fuzz_below(f, (uint64_t)pages * 2 + 8));
 		lm_set_quota(&lim, j, UL_MAPPINGS, fuzz_below(f, 3) ? -1 : (int64_t)fuzz_below(f, 16));
 	}
 }
@@ -342,7 +344,8 @@ static void fuzz_one(struct fuzz *f)
 		live[i] = 0;
 	}
 	check(f, -1, 0);
-	if (host_pages_in_use() || host_heap_live() || lim.jobs[0].use[UL_PAGES] || lim.jobs[0].use[UL_MAPPINGS])
+	if (host_pages_in_use() || host_heap_live() || lim.jobs[0].use[UL_PAGES] ||
+	    lim.jobs[0].use[UL_MAPPINGS])
 		fuzz_fail(f, "after uvm_free: %lu pages, %lu heap blocks", host_pages_in_use(),
 			  host_heap_live());
 	host_pages_reclaim();

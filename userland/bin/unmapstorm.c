@@ -81,6 +81,7 @@ int main(int argc, char **argv)
 		most = w->rounds > most ? w->rounds : most;
 		bad |= w->error != 0;
 	}
-	printf("unmapstorm: %ld threads, %ld s: fewest rounds %lu, most %lu\n", threads, secs, least, most);
+	printf("unmapstorm: %ld threads, %ld s: fewest rounds %lu, most %lu\n", threads, secs, least,
+	       most);
 	return bad;
 }
