@@ -79,7 +79,7 @@ int uvm_init(struct uvm *vm, struct ujob *job)
 	for (unsigned i = PML4_USER_ENTRIES; i < 512; i++)
 		pml4[i] = kernel[i];
 	vm->stack_next = USER_STACK_TOP;
-	mutex_init(&vm->lock, "uvm");
+	mutex_init_fair(&vm->lock, "uvm");   /* threads mapping and unmapping take turns */
 	return 0;
 }
 

@@ -12,8 +12,8 @@
  * uvm_free() once no thread of the space runs. Page tables stay until the
  * space is freed.
  *
- * Locking: vm->lock (a sleeping mutex) guards the page tables, the
- * counts, the regions and the stacks; uvm_init() and uvm_free() run while
+ * Locking: vm->lock (a sleeping mutex, fair: threads of the process take
+ * turns) guards the page tables, the counts, the regions and the stacks; uvm_init() and uvm_free() run while
  * nothing else can reach the space.
  */
 #ifndef MOSAIC_USER_UVM_H

@@ -286,6 +286,13 @@ void mutex_init(struct mutex *m, const char *name)
 	m->name = name;
 }
 
+/* See mutex.h: one thread here, so fairness changes nothing. */
+void mutex_init_fair(struct mutex *m, const char *name)
+{
+	mutex_init(m, name);
+	m->fair = 1;
+}
+
 /* See mutex.h: never under a spinlock, never twice. */
 void mutex_lock(struct mutex *m)
 {
