@@ -102,6 +102,8 @@ struct job_info {
 };
 /* Fill up to max records, newest job first; returns how many. */
 size_t user_job_snapshot(struct job_info *out, size_t max);
+/* The name of the k-th kind of job_info (k < JOB_INFO_KINDS): "threads"... */
+const char *user_limit_name(unsigned k);
 /* Processes alive (not yet freed) and user pages held by all of them. */
 void user_counts(uint64_t *procs, uint64_t *pages);
 /* One line per kind of object a process can create: its limits per

@@ -152,11 +152,9 @@ static int cmd_jobs(int argc, char **argv)
 		return 1;
 	}
 	size_t n = user_job_snapshot(ji, JOBS_MAX);
-	static const char *const kinds[JOB_INFO_KINDS] = { "threads", "procs", "handles",
-							   "endpoints", "pages", "mappings", "names" };
 	printk("%5s %6s %6s %-16s %-6s  held/quota of", "JOB", "PARENT", "LEADER", "PROGRAM", "STATE");
-	for (int k = 0; k < JOB_INFO_KINDS; k++)
-		printk(" %s", kinds[k]);
+	for (unsigned k = 0; k < JOB_INFO_KINDS; k++)
+		printk(" %s", user_limit_name(k));
 	printk("\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct job_info *j = &ji[i];

@@ -57,8 +57,7 @@ static int svc_name_in(uint64_t uname, char buf[SVC_NAME_MAX])
 
 /* Binds the owner's existing entry e, or a new entry for name, to ep:
  * 0, or ERR_LIMIT / ERR_QUOTA / ERR_NOSPC (the owner's limit, its job's
- * quota, the total or the table). user_lock
- * held. */
+ * quota, the total or the table). user_lock held. */
 static int svc_bind(struct svc_entry *e, const char *name, struct endpoint *ep, struct proc *p)
 {
 	if (e) {

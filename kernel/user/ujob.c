@@ -7,7 +7,8 @@
  * holds a reference until it is freed, every job below it one, and so
  * does every endpoint charged to it: the job, and its counts, outlive its
  * last process while an endpoint it made lives on. user_lock held for all
- * but ujob_alloc() and ujob_init(). Portable: also built into the host harnesses. */
+ * but ujob_alloc() and ujob_init(). Portable: also built into the host
+ * harnesses. */
 #include "uproc.h"
 #include <mm.h>
 #include <panic.h>
@@ -23,7 +24,8 @@ struct ujob *ujob_alloc(void)
 }
 
 /* See uproc.h. */
-void ujob_init(struct ujob *j, struct ujob *parent, const char name[PROC_NAME_MAX], int unbounded)
+void ujob_init(struct ujob *j, struct ujob *parent, const char name[PROC_NAME_MAX],
+	       int unbounded)
 {
 	j->parent = parent;
 	j->refs = 1;

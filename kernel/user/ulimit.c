@@ -161,6 +161,12 @@ const char *ulimit_name(enum ulimit_kind k)
 	return limits[k].name;
 }
 
+/* See user.h: the kinds of job_info are ulimit.h's (proc.c checks). */
+const char *user_limit_name(unsigned k)
+{
+	return ulimit_name((enum ulimit_kind)k);
+}
+
 /* See user.h. */
 void user_print_limits(void)
 {

@@ -232,7 +232,7 @@ struct ujob *ujob_next(const struct ujob *after);
 #define PROC_FOREGROUND 0x1   /* the shell waits for it: it may read the console */
 #define PROC_DETACHED   0x2   /* nobody waits: freed when it ends, its end reported */
 #define PROC_GIVE_NICE  0x4   /* it holds PROC_CAP_NICE */
-#define PROC_NEW_JOB    0x8   /* it starts a job below its parent's (the kernel's children always) */
+#define PROC_NEW_JOB    0x8   /* it starts a job below its parent's (the kernel's always) */
 #define PROC_OPERATOR   0x10  /* it holds PROC_CAP_OPERATOR, its job no quota of its own (init) */
 struct uargs;
 int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
@@ -249,8 +249,8 @@ struct uthread *uthread_new(struct ustack *stack, uint64_t entry, uint64_t sp, u
  * first: p's first thread. Thread context, no lock. */
 struct thread *uthread_prepare(struct proc *p, struct uthread *ut, int first);
 /* Link ut, run by the prepared td, into p and charge p a thread: 0, or
- * ERR_LIMIT / ERR_NOSPC (thread limits), ERR_SRCH (p is being killed;
- * never for the first thread, p is not visible yet). The caller then
+ * ERR_LIMIT / ERR_QUOTA / ERR_NOSPC (thread limits), ERR_SRCH (p is being
+ * killed; never for the first thread, p is not visible yet). The caller then
  * launches td, or on failure discards it. user_lock held. */
 int uthread_link_locked(struct proc *p, struct uthread *ut, struct thread *td, int first);
 /* A new thread of the calling process p, started: 0 with its tid in *tid,
@@ -270,7 +270,7 @@ void uthread_free(struct uthread *ut);
 
 /* handle.c — user_lock held for all. */
 /* Free slot of p for ep with rights (takes a reference, charges a
- * handle): the handle, or ERR_LIMIT / ERR_NOSPC. */
+ * handle): the handle, or ERR_LIMIT / ERR_QUOTA / ERR_NOSPC. */
 int handle_install(struct proc *p, struct endpoint *ep, uint32_t rights);
 /* p's endpoint behind h if the handle has all of rights; else NULL. */
 struct endpoint *handle_get(struct proc *p, int64_t h, uint32_t rights);
@@ -284,8 +284,9 @@ void endpoint_put(struct endpoint *ep);
  * out of memory. Any lock state (it allocates: call it before taking
  * user_lock). */
 struct endpoint *endpoint_alloc(void);
-/* Charge ep, just allocated, to owner, its creator: 0, or ERR_LIMIT /
- * ERR_NOSPC (then free ep with kfree(), it was never anyone's). */
+/* Charge ep, just allocated, to owner, its creator, and its job (which ep
+ * then holds a reference of): 0, or ERR_LIMIT / ERR_QUOTA / ERR_NOSPC
+ * (then free ep with kfree(), it was never anyone's). */
 int endpoint_adopt(struct endpoint *ep, struct proc *owner);
 /* ep will never have a receiver again: fail every wait on it (ERR_DEAD). */
 void endpoint_kill(struct endpoint *ep);

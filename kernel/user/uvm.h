@@ -13,8 +13,8 @@
  * space is freed.
  *
  * Locking: vm->lock (a sleeping mutex, fair: threads of the process take
- * turns) guards the page tables, the counts, the regions and the stacks; uvm_init() and uvm_free() run while
- * nothing else can reach the space.
+ * turns) guards the page tables, the counts, the regions and the stacks;
+ * uvm_init() and uvm_free() run while nothing else can reach the space.
  */
 #ifndef MOSAIC_USER_UVM_H
 #define MOSAIC_USER_UVM_H
