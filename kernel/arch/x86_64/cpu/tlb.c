@@ -20,7 +20,7 @@
 #include <ipi.h>
 #include <printk.h>
 #include <smp.h>
-#include <thread.h>
+#include <arch_hooks.h>
 #include <time.h>
 #include <trap.h>
 
