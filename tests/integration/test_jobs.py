@@ -9,7 +9,10 @@ where it was.
   it; before jobs it took all 128 processes and outlived a kill of its root.
 - Orphans that each take all they can of the pages, the threads or the
   service names (hog) stay in their job: they get its quota, not the pool,
-  and `kill -j` ends them; before, they took every page, thread or name.
+  and `kill -j` ends them within a second of guest time; before, they took
+  every page, thread or name.
+- With every thread but the operator's reserve in use, the shell still
+  starts a program, which itself gets none.
 - A flood of refused programs and faulting children (logflood) gets a few
   lines per source and "N messages suppressed", and `dmesg` still has the
   boot log; before, 20 000 lines pushed the boot log out.
@@ -180,6 +183,7 @@ def hog(m, kind, then):
     job = job_of(m, "hog")
     procs, ms = kill_job(m, job)
     check(procs == int(r.group(1)), "kill -j %d ended %d processes, not the %s orphans" % (job, procs, r.group(1)))
+    check(ms <= 1000, "kill -j %d: its processes took %d ms of guest time to end" % (job, ms))
     back_to(m, before, "kill -j of the orphans' job")
 
 
@@ -197,6 +201,35 @@ def test_orphans_take_their_jobs_quota_of_names(ctx, m):
         check("limits: names: 4 made, then ERR_LIMIT" in out, "no program can publish a name:\n" + out)
 
     hog(m, "names", can_publish)
+
+
+def sysctl_int(m, name):
+    r = re.search(re.escape(name) + r": (\d+)", m.command("sysctl " + name))
+    check(r, "no sysctl " + name)
+    return int(r.group(1))
+
+
+def test_the_operator_takes_the_reserve(ctx, m):
+    """With every thread but the operator's reserve in use (the total set
+    to what is in use plus the reserve), the shell still starts a program
+    (its first thread comes from the reserve) while the program itself gets
+    no thread; without a reserve the shell could not start it."""
+    live = kind_in_use(m, "threads")
+    total, reserve = sysctl_int(m, "kern.user.threads_total"), sysctl_int(m, "kern.user.threads_reserve")
+    check(reserve > 0, "no reserve of threads")
+    try:
+        m.command("sysctl kern.user.threads_total=%d" % (live + reserve))
+        out = m.command("run hello", timeout=60)
+        check(re.search(r"run: hello \(pid \d+\) exited with status 0", out), "the shell could not start hello:\n" + out)
+        out = m.command("run limits threads", timeout=60)
+        check("limits: threads: 0 made, then ERR_NOSPC" in out, "a program took the reserve:\n" + out)
+        m.command("sysctl kern.user.threads_reserve=0")
+        m.command("sysctl kern.user.threads_total=%d" % live)
+        out = m.command("run hello", timeout=60)
+        check("run: hello: system-wide limit reached" in out, "hello ran with no thread left:\n" + out)
+    finally:
+        m.command("sysctl kern.user.threads_total=%d" % total)
+        m.command("sysctl kern.user.threads_reserve=%d" % reserve)
 
 
 def test_a_log_flood_is_rate_limited_and_the_boot_log_kept(ctx, m):
