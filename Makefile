@@ -189,6 +189,7 @@ UNIT_SRCS_cpulist := kernel/lib/cpulist.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_heap    := kernel/mm/heap.c
 UNIT_SRCS_pmm     := kernel/mm/pmm.c kernel/mm/pmm_map.c
 UNIT_SRCS_parse   := kernel/lib/parse.c kernel/lib/format.c
+UNIT_SRCS_ratelimit := kernel/lib/ratelimit.c
 UNIT_SRCS_strbuf  := kernel/lib/strbuf.c kernel/lib/parse.c kernel/lib/format.c
 UNIT_SRCS_witness := $(ARCH_DIR)/witness.c
 UNIT_SRCS_keymap  := kernel/dev/keymap.c
@@ -344,7 +345,7 @@ FUZZ_SRCS_video := boot/video.c
 FUZZ_SRCS_uvm := $(UVM_HOST_SRCS)
 FUZZ_SRCS_uelf := $(UVM_HOST_SRCS) kernel/user/uelf.c kernel/user/uelf_rules.c boot/elf_check.c
 FUZZ_SRCS_syscall := $(UVM_HOST_SRCS) kernel/user/handle.c kernel/user/svc.c kernel/user/ipc.c \
-                     kernel/user/sys_vm.c kernel/user/ucheck.c tests/unit/user_host.c
+                     kernel/user/sys_vm.c kernel/user/ucheck.c kernel/user/ujob.c tests/unit/user_host.c
 # --- end ---
 # --- compiler flags of a harness beyond FUZZ_CFLAGS (one line per harness that has some) ---
 FUZZ_FLAGS_elf := -Iboot -Ikernel/user

@@ -7,6 +7,7 @@
 #include <waitq.h>
 #include <smp.h>
 #include <time.h>
+#include <printk.h>
 
 /* Guards the sink list, the log ring and every sink's own state: one
  * console_write() reaches all sinks before another CPU's may start, so
@@ -14,10 +15,16 @@
 static struct spinlock console_lock = SPINLOCK_INIT("console");
 static struct console_sink *sinks;
 
-/* Everything ever written, newest CONSOLE_LOG_SIZE bytes: replayed to a sink
- * that registers late (the framebuffer comes up after memory), and `dmesg`. */
+/* Everything written, in two parts: the boot log (the first
+ * CONSOLE_BOOT_LOG_SIZE bytes up to the shell's start), which nothing
+ * later overwrites, and after it a ring of the newest CONSOLE_LOG_SIZE
+ * bytes. Replayed to a sink that registers late (the framebuffer comes up
+ * after memory), and `dmesg`. */
+static char boot_log[CONSOLE_BOOT_LOG_SIZE];
+static size_t boot_logged;     /* bytes in boot_log */
+static int boot_over;          /* console_boot_done(): later output goes to the ring */
 static char log_ring[CONSOLE_LOG_SIZE];
-static uint64_t log_written;   /* total bytes; the ring holds the last ones */
+static uint64_t log_written;   /* total bytes past the boot log; the ring holds the last ones */
 
 #define INPUT_RING 256
 static volatile char input_ring[INPUT_RING];
@@ -25,13 +32,14 @@ static volatile unsigned input_head, input_tail;   /* head: next write */
 /* Readers sleep here; its lock guards the input ring. */
 static struct waitq input_wq = WAITQ_INIT("console input");
 
-/* Calls fn on the logged output in order, in at most two pieces.
- * Caller holds the console lock. */
+/* Calls fn on the logged output in order: the boot log, then what the
+ * ring kept, in at most two pieces. Caller holds the console lock. */
 static void log_replay(void (*fn)(const char *, size_t))
 {
 	uint64_t kept = log_written < CONSOLE_LOG_SIZE ? log_written : CONSOLE_LOG_SIZE;
 	size_t start = (size_t)((log_written - kept) % CONSOLE_LOG_SIZE);
 	size_t first = kept < CONSOLE_LOG_SIZE - start ? (size_t)kept : CONSOLE_LOG_SIZE - start;
+	fn(boot_log, boot_logged);
 	fn(log_ring + start, first);
 	if (kept > first)
 		fn(log_ring, (size_t)kept - first);
@@ -64,9 +72,11 @@ static int hold_depth;    /* blocks nested in it (an NMI inside a tick's report)
  * is the CPU of a block. */
 static void console_emit(const char *buf, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		log_ring[(log_written + i) % CONSOLE_LOG_SIZE] = buf[i];
-	log_written += len;
+	size_t i = 0;
+	for (; i < len && !boot_over && boot_logged < CONSOLE_BOOT_LOG_SIZE; i++)
+		boot_log[boot_logged++] = buf[i];
+	for (; i < len; i++)
+		log_ring[log_written++ % CONSOLE_LOG_SIZE] = buf[i];
 	for (struct console_sink *s = sinks; s; s = s->next)
 		s->write(buf, len);
 }
@@ -135,18 +145,36 @@ void console_hold_end(void)
 		spin_unlock_nmi(&console_lock);
 }
 
-/* Writes the log to every sink (for `dmesg`): a snapshot is taken first,
- * under the console lock, so the replay does not chase its own output.
- * One caller at a time (the shell). */
+/* See console.h. */
+void console_boot_done(void)
+{
+	uint64_t flags = spin_lock_irqsave(&console_lock);
+	boot_over = 1;
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
+/* Writes the log to every sink (for `dmesg`): the boot log, a line saying
+ * how much output between it and the ring's oldest byte was not kept, and
+ * the ring. A snapshot of the ring is taken first, under the console
+ * lock, so the replay does not chase its own output; the boot log no
+ * longer changes once the shell runs. One caller at a time (the shell). */
 void console_dump_log(void)
 {
 	static char snapshot[CONSOLE_LOG_SIZE];
 	uint64_t flags = spin_lock_irqsave(&console_lock);
-	size_t n = 0;
+	size_t n = 0, boot = boot_logged;
 	uint64_t kept = log_written < CONSOLE_LOG_SIZE ? log_written : CONSOLE_LOG_SIZE;
+	uint64_t lost = log_written - kept;
 	for (uint64_t i = log_written - kept; i < log_written; i++)
 		snapshot[n++] = log_ring[i % CONSOLE_LOG_SIZE];
 	spin_unlock_irqrestore(&console_lock, flags);
+	console_write(boot_log, boot);
+	if (lost) {
+		char line[96];
+		int len = ksnprintf(line, sizeof(line), "\n[dmesg: %lu bytes of output after the boot "
+				    "log not kept]\n", lost);
+		console_write(line, (size_t)len);
+	}
 	console_write(snapshot, n);
 }
 

@@ -31,7 +31,7 @@ enum sys_number {
 	SYS_EXIT = 0,          /* (int status 0..255): ends the process; ERR_INVAL if out of range */
 	SYS_SPAWN,             /* (const struct spawn_req *) -> pid */
 	SYS_WAIT,              /* (int pid or -1, struct wait_info *, uint64_t timeout_ns) -> pid */
-	SYS_KILL,              /* (int pid): a child of the caller -> 0 */
+	SYS_KILL,              /* (int pid): a child of the caller, with its job if it leads one -> 0 */
 	SYS_GETPID,            /* () -> pid */
 	SYS_READY,             /* (): wake a spawner waiting with SPAWN_WAIT_READY -> 0 */
 	SYS_THREAD_CREATE,     /* (entry, arg, stack bytes or 0) -> tid; entry(arg) in the new thread */
@@ -88,13 +88,14 @@ enum sys_number {
 #define ERR_NOEXEC   (-17)   /* the program file is not a valid executable */
 #define ERR_BUSY     (-18)   /* the thread is already being joined */
 #define ERR_LIMIT    (-19)   /* over the process's own limit (sysctl kern.user.*_per_proc) */
+#define ERR_QUOTA    (-20)   /* over the quota of its job or of a job above it (kern.user.*_job) */
 
 /* ---- limits ----
  * Fixed sizes of the interface. The limits on what a process may create
  * (threads, children, handles, endpoints, pages, mappings, service names)
- * are sysctls, kern.user.*_per_proc and kern.user.*_total
- * (docs/userland.md, "Limits"); the per-process maxima here are their
- * upper bounds. */
+ * are sysctls, kern.user.*_per_proc, *_job, *_total and *_reserve
+ * (docs/userland.md, "Limits" and "Jobs"); the per-process maxima here
+ * are their upper bounds. */
 #define PROC_NAME_MAX      32              /* program name, with its NUL */
 #define SPAWN_ARGC_MAX     32              /* argv[0] included */
 #define SPAWN_ARG_MAX      256             /* one argument, with its NUL */
@@ -121,6 +122,9 @@ enum sys_number {
  * child's handle i, with the rights rights[i] & the caller's. */
 #define SPAWN_WAIT_READY 0x1   /* return once the child called SYS_READY (or ended), or after ready_timeout_ns */
 #define SPAWN_CAP_NICE   0x2   /* the child gets the nice capability (the caller must hold it) */
+#define SPAWN_NEW_JOB    0x4   /* the child starts a job of its own below the caller's: it and
+				* all it starts are charged to that job too, and killing the
+				* child kills the job */
 struct spawn_req {
 	const char *path;
 	const char *const *argv;

@@ -15,13 +15,21 @@ struct console_sink {
 	struct console_sink *next;
 };
 
+/* The log of all output: the boot log (its first CONSOLE_BOOT_LOG_SIZE
+ * bytes up to the shell's start), which later output never overwrites,
+ * and the newest CONSOLE_LOG_SIZE bytes after it. */
+#define CONSOLE_BOOT_LOG_SIZE 16384
 #define CONSOLE_LOG_SIZE 16384
 
 /* Add a sink; it receives all later output and, when replay is set, first
- * the output logged so far (the last CONSOLE_LOG_SIZE bytes). Boot-time. */
+ * the output logged so far. Boot-time. */
 void console_register(struct console_sink *sink, int replay);
-/* Print the logged output again on every console (`dmesg`). */
+/* Print the logged output again on every console (`dmesg`): the boot log,
+ * then the newest output after it. */
 void console_dump_log(void);
+/* The boot is over (the shell starts): what comes now goes to the ring,
+ * the boot log stays as it is. */
+void console_boot_done(void);
 /* Write to every sink. Takes the console lock (safe from any context but
  * an NMI), except on the CPU of a console block (below). */
 void console_write(const char *buf, size_t len);

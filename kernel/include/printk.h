@@ -10,6 +10,20 @@
 void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void vprintk(const char *fmt, va_list ap);
 
+/* A source of messages that user programs can trigger (a refused program,
+ * a fault, a refused charge): printk_rated() lets at most
+ * kern.log.rate_burst of its messages through per kern.log.rate_interval_ms
+ * and then says how many it held back ("SOURCE: N messages suppressed").
+ * Declare one per source: static PRINTK_RATE(name, "source"). */
+#include <ratelimit.h>
+struct printk_rate {
+	struct ratelimit rl;     /* under printk.c's rate lock */
+	const char *source;
+};
+#define PRINTK_RATE(var, src) struct printk_rate var = { .source = (src) }
+void printk_rated(struct printk_rate *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Like vsnprintf: always NUL-terminates when size > 0, returns the length
  * the full output would have had. */
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap);

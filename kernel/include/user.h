@@ -53,9 +53,19 @@ int user_spawn_kernel(const char *prog, int argc, char **argv, unsigned flags);
 /* Wait up to timeout_ns for the kernel's child pid to end and collect it:
  * its pid, ERR_TIMEOUT, or ERR_CHILD. */
 int user_wait_kernel(int pid, uint64_t timeout_ns, struct wait_info *out);
-/* Kill process pid (any; the kernel may): 0, or ERR_SRCH. The process
- * is gone once its threads have left (a few ticks). */
+/* Kill process pid (any; the kernel may), with its whole job when it
+ * leads one (every program the shell or init started leads its own): 0,
+ * or ERR_SRCH. The processes are gone once their threads have left (a
+ * few ticks). */
 int user_kill(int pid);
+/* The job of process pid, 0 when there is no such process. */
+uint32_t user_job_of(int pid);
+/* The processes of job id and the jobs below it (zombies too), or -1 when
+ * there is no such job (any more). */
+int user_job_procs(uint32_t id);
+/* Kill job id and every job below it: 0, ERR_SRCH (no such job) or
+ * ERR_PERM (the root job, 0). */
+int user_kill_job(uint32_t id);
 /* Whether the foreground process pid has asked for console input (so
  * keys other than Ctrl-C are its own). */
 int user_reads_console(int pid);
@@ -67,6 +77,7 @@ const char *user_strerror(int err);
 
 struct proc_info {
 	int pid, ppid;
+	uint32_t job;
 	char name[PROC_NAME_MAX];
 	int state;                       /* 0 live, 1 dying, 2 zombie */
 	uint32_t nthreads;
@@ -77,6 +88,22 @@ struct proc_info {
 };
 /* Fill up to max records, oldest process first; returns how many. */
 size_t user_proc_snapshot(struct proc_info *out, size_t max);
+/* A job (docs/userland.md, "Jobs"): what it and the jobs below it hold of
+ * each kind of object, in the order of `ustat`'s limits, and its quotas
+ * (< 0: none of its own). */
+#define JOB_INFO_KINDS 7
+struct job_info {
+	uint32_t id, parent;
+	int leader;                      /* pid of its first process */
+	int killed;                      /* it or a job above it was killed */
+	char name[PROC_NAME_MAX];        /* its first program */
+	uint64_t use[JOB_INFO_KINDS];
+	int64_t quota[JOB_INFO_KINDS];
+};
+/* Fill up to max records, newest job first; returns how many. */
+size_t user_job_snapshot(struct job_info *out, size_t max);
+/* The name of the k-th kind of job_info (k < JOB_INFO_KINDS): "threads"... */
+const char *user_limit_name(unsigned k);
 /* Processes alive (not yet freed) and user pages held by all of them. */
 void user_counts(uint64_t *procs, uint64_t *pages);
 /* One line per kind of object a process can create: its limits per

@@ -96,4 +96,6 @@ static int cmd_dmesg(int argc, char **argv)
 	console_dump_log();
 	return 0;
 }
-SHELL_COMMAND(dmesg, 0, 0, "", "print the kernel's output log again (last 16 KiB)", cmd_dmesg);
+SHELL_COMMAND(dmesg, 0, 0, "",
+	      "print the kernel's output log again: the boot log (its first 16 KiB, kept for "
+	      "good), then the last 16 KiB of output since", cmd_dmesg);

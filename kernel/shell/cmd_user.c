@@ -1,5 +1,6 @@
-/* cmd_user.c — `run` and `kill`: user programs from the shell, and the
- * process table that `ps` prints after the threads (docs/userland.md). */
+/* cmd_user.c — `run`, `kill` and `jobs`: user programs from the shell,
+ * each in a job of its own, and the process table that `ps` prints after
+ * the threads (docs/userland.md). */
 #include <shell.h>
 #include <console.h>
 #include <printk.h>
@@ -11,13 +12,16 @@
 #include "cmd_thread.h"
 
 #define RUN_POLL_NS (50ull * 1000000ull)   /* how often a foreground run looks for a key */
+#define KILL_POLL_NS (10ull * 1000000ull)    /* how often `kill -j` looks for the job's processes */
+#define KILL_WAIT_NS (10000ull * 1000000ull) /* and for how long */
 #define PS_PROCS_MAX 64
+#define JOBS_MAX 64
 #define KEY_CTRL_C 3
 
 /* Waits for the foreground program pid to end and reports how. At the
- * console Ctrl-C kills it, and so does any key while it has not asked for
- * console input (then keys are its own); a boot script's run waits to the
- * end. Shell thread. */
+ * console Ctrl-C kills it with its job (all it started), and so does any
+ * key while it has not asked for console input (then keys are its own); a
+ * boot script's run waits to the end. Shell thread. */
 static int run_wait(const char *name, int pid)
 {
 	struct wait_info wi;
@@ -44,9 +48,10 @@ static int run_wait(const char *name, int pid)
 }
 
 /* `run [-b] [-n] PROGRAM [ARGS]`: start a program of the boot archive
- * with PROGRAM ARGS as its argv; in the foreground the shell waits for it,
- * with -b it runs on and its end is reported on the console; -n gives it
- * the nice capability (as init has). Shell thread. */
+ * with PROGRAM ARGS as its argv, in a job of its own; in the foreground
+ * the shell waits for it, with -b it runs on and its end is reported on
+ * the console; -n gives it the nice capability (as init has). Shell
+ * thread. */
 static int cmd_run(int argc, char **argv)
 {
 	int background = 0, first = 1;
@@ -74,31 +79,102 @@ static int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	if (background) {
-		printk("run: %s started as pid %d\n", args[0], pid);
+		printk("run: %s started as pid %d in job %u\n", args[0], pid, user_job_of(pid));
 		return 0;
 	}
 	return run_wait(args[0], pid);
 }
 SHELL_COMMAND(run, 1, SHELL_ARGS_MAX, "[-b] [-n] PROGRAM [ARGS]",
-	      "run a user program of the boot archive (-b: in the background; -n: with the nice "
-	      "capability); at the console Ctrl-C (or any key, if it reads none) kills it", cmd_run);
+	      "run a user program of the boot archive in a job of its own (-b: in the background; "
+	      "-n: with the nice capability); at the console Ctrl-C (or any key, if it reads none) "
+	      "kills it and all it started", cmd_run);
 
-/* `kill PID`: end a process. Shell thread. */
-static int cmd_kill(int argc, char **argv)
+/* Waits (at most KILL_WAIT_NS) until the processes of the killed job id
+ * are gone and says how long that took in guest time. Shell thread. */
+static int kill_job_wait(uint32_t id, int procs)
 {
-	uint64_t pid;
-	(void)argc;
-	if (shell_arg_u64("kill", "PID", argv[1], 0, 1, INT32_MAX, &pid))
-		return 1;
-	int rc = user_kill((int)pid);
-	if (rc) {
-		printk("kill: %lu: %s\n", pid, user_strerror(rc));
+	uint64_t start = time_ns();
+	int left;
+	while ((left = user_job_procs(id)) > 0 && time_ns() - start < KILL_WAIT_NS)
+		thread_sleep_ns(KILL_POLL_NS);
+	uint64_t ms = (time_ns() - start) / 1000000;
+	if (left > 0) {
+		printk("kill: job %u: %d of its %d processes still there after %lu ms (zombies "
+		       "whose parent is outside the job, or threads that did not leave)\n", id, left,
+		       procs, ms);
 		return 1;
 	}
+	printk("kill: job %u: its %d processes ended within %lu ms\n", id, procs, ms);
 	return 0;
 }
-SHELL_COMMAND(kill, 1, 1, "PID", "kill a user process (its threads leave at their next tick)",
+
+/* `kill PID` / `kill -j JOB`: end a process (with its job when it leads
+ * one: every program the shell or init started does), or a job and the
+ * jobs below it, then wait until its processes are gone. Shell thread. */
+static int cmd_kill(int argc, char **argv)
+{
+	uint64_t id;
+	int job = argc == 3 && strcmp(argv[1], "-j") == 0;
+	if (argc == 3 && !job) {
+		printk("kill: unknown option '%s'\n", argv[1]);
+		shell_usage("kill");
+		return 1;
+	}
+	if (shell_arg_u64("kill", job ? "JOB" : "PID", argv[argc - 1], 0, 1, INT32_MAX, &id))
+		return 1;
+	int procs = job ? user_job_procs((uint32_t)id) : 0;
+	int rc = job ? user_kill_job((uint32_t)id) : user_kill((int)id);
+	if (rc) {
+		printk("kill: %s%lu: %s\n", job ? "job " : "", id,
+		       rc == ERR_SRCH && job ? "no such job" : user_strerror(rc));
+		return 1;
+	}
+	return job ? kill_job_wait((uint32_t)id, procs) : 0;
+}
+SHELL_COMMAND(kill, 1, 2, "PID | -j JOB",
+	      "kill a user process, with all it started when it leads a job (programs run from "
+	      "the shell do); or a whole job (`jobs`), waiting until its processes are gone",
 	      cmd_kill);
+
+/* `jobs`: every job with what it and the jobs below it hold of each kind
+ * and its quota of it ("-": none of its own). Shell thread. */
+static int cmd_jobs(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!user_ready()) {
+		printk("jobs: no user mode\n");
+		return 1;
+	}
+	struct job_info *ji = kcalloc(JOBS_MAX, sizeof(*ji));
+	if (!ji) {
+		printk("jobs: out of memory for the job table\n");
+		return 1;
+	}
+	size_t n = user_job_snapshot(ji, JOBS_MAX);
+	printk("%5s %6s %6s %-16s %-6s  held/quota of", "JOB", "PARENT", "LEADER", "PROGRAM", "STATE");
+	for (unsigned k = 0; k < JOB_INFO_KINDS; k++)
+		printk(" %s", user_limit_name(k));
+	printk("\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct job_info *j = &ji[i];
+		printk("%5u %6u %6d %-16s %-6s ", j->id, j->parent, j->leader, j->name,
+		       j->killed ? "killed" : "live");
+		for (int k = 0; k < JOB_INFO_KINDS; k++) {
+			if (j->quota[k] < 0)
+				printk(" %lu/-", j->use[k]);
+			else
+				printk(" %lu/%ld", j->use[k], j->quota[k]);
+		}
+		printk("\n");
+	}
+	printk("%lu jobs\n", (uint64_t)n);
+	kfree(ji);
+	return 0;
+}
+SHELL_COMMAND(jobs, 0, 0, "",
+	      "the jobs of user programs: what each holds with the jobs below it, and its quotas",
+	      cmd_jobs);
 
 /* See cmd_thread.h. */
 void cmd_ps_procs(void)
@@ -112,12 +188,12 @@ void cmd_ps_procs(void)
 	}
 	static const char *const states[] = { "live", "dying", "zombie" };
 	size_t n = user_proc_snapshot(pi, PS_PROCS_MAX);
-	printk("%5s %5s %-16s %-6s %5s %7s %7s  %s\n", "PID", "PPID", "PROGRAM", "STATE", "HNDL",
-	       "PAGES", "AGE(s)", "THREADS");
+	printk("%5s %5s %5s %-16s %-6s %5s %7s %7s  %s\n", "PID", "PPID", "JOB", "PROGRAM", "STATE",
+	       "HNDL", "PAGES", "AGE(s)", "THREADS");
 	uint64_t now = time_ns();
 	for (size_t i = 0; i < n; i++) {
 		const struct proc_info *p = &pi[i];
-		printk("%5d %5d %-16s %-6s %5u %7u %7lu ", p->pid, p->ppid, p->name,
+		printk("%5d %5d %5u %-16s %-6s %5u %7u %7lu ", p->pid, p->ppid, p->job, p->name,
 		       p->state >= 0 && p->state < 3 ? states[p->state] : "?", p->handles, p->pages,
 		       (uint64_t)((now - p->start_ns) / 1000000000u));
 		for (uint32_t t = 0; t < p->nthreads && t < 8; t++)

@@ -114,6 +114,7 @@ static void run_script(const char *script)
 
 void shell_main(const char *script)
 {
+	console_boot_done();
 	lineedit_init(&editor, console_write);
 	if (script && *script) {
 		printk("shell: running boot script\n");

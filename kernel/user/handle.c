@@ -2,8 +2,9 @@
  * uproc.h). A process reaches an endpoint only through a handle it was
  * given: by creating the endpoint, from its spawner, or from a service
  * lookup (send right only). Each handle in use is charged to its process
- * (UL_HANDLES), each endpoint to its creator while both live
- * (UL_ENDPOINTS). user_lock held unless said otherwise. */
+ * and its job (UL_HANDLES), each endpoint to its creator while both live
+ * and to the creator's job until the endpoint is freed (UL_ENDPOINTS).
+ * user_lock held unless said otherwise. */
 #include "uproc.h"
 #include <mm.h>
 #include <panic.h>
@@ -22,16 +23,19 @@ struct endpoint *endpoint_alloc(void)
 /* See uproc.h. */
 int endpoint_adopt(struct endpoint *ep, struct proc *owner)
 {
-	int rc = ulimit_charge(UL_ENDPOINTS, &owner->use[UL_ENDPOINTS], 1);
+	int rc = ulimit_charge(UL_ENDPOINTS, owner->job, &owner->use[UL_ENDPOINTS], 1);
 	if (rc)
 		return rc;
+	ep->job = owner->job;
+	ujob_get(ep->job);
 	ep->owner = owner;
 	ep->owner_next = owner->owned;
 	owner->owned = ep;
 	return 0;
 }
 
-/* Unlinks ep from its owner's list and uncharges it (the total too). */
+/* Unlinks ep from its owner's list and uncharges it (its job too, which
+ * it then lets go). */
 static void endpoint_uncharge(struct endpoint *ep)
 {
 	struct proc *o = ep->owner;
@@ -43,7 +47,8 @@ static void endpoint_uncharge(struct endpoint *ep)
 			}
 		}
 	}
-	ulimit_uncharge(UL_ENDPOINTS, o ? &o->use[UL_ENDPOINTS] : NULL, 1);
+	ulimit_uncharge(UL_ENDPOINTS, ep->job, o ? &o->use[UL_ENDPOINTS] : NULL, 1);
+	ujob_put(ep->job);
 }
 
 /* See uproc.h. */
@@ -87,7 +92,7 @@ void endpoint_kill(struct endpoint *ep)
  * finds a slot. */
 int handle_install(struct proc *p, struct endpoint *ep, uint32_t rights)
 {
-	int rc = ulimit_charge(UL_HANDLES, &p->use[UL_HANDLES], 1);
+	int rc = ulimit_charge(UL_HANDLES, p->job, &p->use[UL_HANDLES], 1);
 	if (rc)
 		return rc;
 	int h = 0;
@@ -125,7 +130,7 @@ int handle_close(struct proc *p, int64_t h)
 		endpoint_kill(ep);
 	p->handles[h].ep = NULL;
 	p->handles[h].rights = 0;
-	ulimit_uncharge(UL_HANDLES, &p->use[UL_HANDLES], 1);
+	ulimit_uncharge(UL_HANDLES, p->job, &p->use[UL_HANDLES], 1);
 	endpoint_put(ep);
 	return 0;
 }

@@ -11,7 +11,10 @@
  * the handles (an endpoint that loses its last receiver wakes all its
  * waiters with ERR_DEAD), frees the address space and makes the process a
  * zombie: its parent's SYS_WAIT (or the shell) collects it, or it is freed
- * at once when nobody will.
+ * at once when nobody will. A process stays in its job all its life, an
+ * orphan too; killing a job kills every process in it and in the jobs
+ * below it, under the same lock a spawn is published under, so no member
+ * can start a replacement once the kill is made.
  */
 #include "uproc.h"
 #include <mm.h>
@@ -60,6 +63,24 @@ void proc_kill_locked(struct proc *p, uint32_t how, int32_t status, uint64_t add
 }
 
 /* See uproc.h. */
+void proc_kill_job_locked(struct ujob *j)
+{
+	j->killed = 1;
+	for (struct proc *p = proc_list; p; p = p->next)
+		if (ujob_within(p->job, j))
+			proc_kill_locked(p, WAIT_KILLED, 0, 0);
+}
+
+/* See uproc.h. */
+void proc_kill_tree_locked(struct proc *p)
+{
+	if (p->job->leader == p->pid)
+		proc_kill_job_locked(p->job);
+	else
+		proc_kill_locked(p, WAIT_KILLED, 0, 0);
+}
+
+/* See uproc.h. */
 void proc_thread_gone_locked(struct proc *p)
 {
 	if (--p->nlive > 0)
@@ -81,10 +102,11 @@ void proc_notify_end_locked(struct proc *p)
 
 /* See uproc.h. Waiters still queued on its channels are woken first (they
  * find the process gone when they look it up again). Its parent (if it
- * still has one) gets its child allowance back. */
+ * still has one) gets its child allowance back, its job the process. */
 void proc_free_locked(struct proc *p)
 {
-	ulimit_uncharge(UL_PROCS, p->parent ? &p->parent->use[UL_PROCS] : NULL, 1);
+	ulimit_uncharge(UL_PROCS, p->job, p->parent ? &p->parent->use[UL_PROCS] : NULL, 1);
+	ujob_put(p->job);
 	for (struct proc **pp = &proc_list; *pp; pp = &(*pp)->next) {
 		if (*pp == p) {
 			*pp = p->next;
@@ -197,7 +219,39 @@ int user_kill(int pid)
 	struct proc *p = proc_find(pid);
 	int rc = p && p->state != PROC_ZOMBIE ? 0 : ERR_SRCH;
 	if (!rc)
-		proc_kill_locked(p, WAIT_KILLED, 0, 0);
+		proc_kill_tree_locked(p);
+	spin_unlock_irqrestore(&user_lock, flags);
+	return rc;
+}
+
+/* See user.h. */
+uint32_t user_job_of(int pid)
+{
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	struct proc *p = proc_find(pid);
+	uint32_t id = p ? p->job->id : 0;
+	spin_unlock_irqrestore(&user_lock, flags);
+	return id;
+}
+
+/* See user.h. */
+int user_job_procs(uint32_t id)
+{
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	struct ujob *j = ujob_find(id);
+	int n = j ? (int)__atomic_load_n(&j->use[UL_PROCS], __ATOMIC_RELAXED) : -1;
+	spin_unlock_irqrestore(&user_lock, flags);
+	return n;
+}
+
+/* See user.h. */
+int user_kill_job(uint32_t id)
+{
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	struct ujob *j = ujob_find(id);
+	int rc = !j ? ERR_SRCH : j == &ujob_root ? ERR_PERM : 0;
+	if (!rc)
+		proc_kill_job_locked(j);
 	spin_unlock_irqrestore(&user_lock, flags);
 	return rc;
 }
@@ -250,6 +304,7 @@ size_t user_proc_snapshot(struct proc_info *out, size_t max)
 		memset(pi, 0, sizeof(*pi));
 		pi->pid = p->pid;
 		pi->ppid = p->ppid;
+		pi->job = p->job->id;
 		memcpy(pi->name, p->name, sizeof(pi->name));
 		pi->state = p->state;
 		pi->pages = p->vm.pages;
@@ -270,6 +325,27 @@ size_t user_proc_snapshot(struct proc_info *out, size_t max)
 		out[a] = out[b];
 		out[b] = t;
 	}
+	return n;
+}
+
+_Static_assert(JOB_INFO_KINDS == UL_COUNT, "struct job_info holds every kind of ulimit.h");
+
+/* See user.h. The newest max jobs when there are more. */
+size_t user_job_snapshot(struct job_info *out, size_t max)
+{
+	size_t n = 0;
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	for (struct ujob *j = ujob_next(NULL); j && n < max; j = ujob_next(j)) {
+		struct job_info *ji = &out[n++];
+		*ji = (struct job_info){ .id = j->id, .parent = j->parent->id, .leader = j->leader,
+					 .killed = ujob_dead(j) };
+		memcpy(ji->name, j->name, sizeof(ji->name));
+		for (int k = 0; k < UL_COUNT; k++) {
+			ji->use[k] = __atomic_load_n(&j->use[k], __ATOMIC_RELAXED);
+			ji->quota[k] = j->quota[k];
+		}
+	}
+	spin_unlock_irqrestore(&user_lock, flags);
 	return n;
 }
 

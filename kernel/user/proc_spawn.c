@@ -1,6 +1,7 @@
 /* proc_spawn.c — starting a program: a new process with its own address
  * space, the program's segments, a first stack holding its arguments and
- * one thread (docs/userland.md, "Processes"). */
+ * one thread, in its parent's job or a job of its own (docs/userland.md,
+ * "Processes" and "Jobs"). */
 #include "uproc.h"
 #include "elf_check.h"
 #include "archive.h"
@@ -34,10 +35,11 @@ static int proc_pass_handles(struct proc *p, struct proc *parent, const int32_t 
 static int proc_image(struct proc *p, const struct archive_file *f, const struct uargs *args,
 		      struct ustack **stack, uint64_t *entry, uint64_t *rsp, uint64_t *argv)
 {
+	static PRINTK_RATE(refused_programs, "user: refused programs");
 	char why[ELF_ERR_MAX];
 	int rc = uelf_load(&p->vm, f->data, f->size, entry, why, sizeof(why));
 	if (rc == ERR_NOEXEC)
-		printk("user: program %s: %s\n", f->name, why);
+		printk_rated(&refused_programs, "user: program %s: %s\n", f->name, why);
 	if (rc || (rc = uvm_stack_get(&p->vm, MAIN_STACK_SIZE, stack)))
 		return rc;
 	uint64_t need = uargs_stack_bytes(args);
@@ -51,18 +53,21 @@ static int proc_image(struct proc *p, const struct archive_file *f, const struct
 	return rc;
 }
 
-/* Makes p visible: its handles, its place among parent's children, its
- * first thread ut (run by td), its pid. Either all of it or nothing: 0,
- * or an error with p as it was. user_lock held. */
+/* Makes p visible: its handles, its place among parent's children and
+ * in its job (new_job: p's own, linked now), its first thread ut (run by
+ * td), its pid. Either all of it or nothing: 0, ERR_DEAD (its job, or one
+ * above it, was killed: a killed job never gains a process), or another
+ * error with p as it was. user_lock held. */
 static int proc_publish_locked(struct proc *p, struct proc *parent, const int32_t *pass,
 			       const uint32_t *prights, uint32_t n, struct uthread *ut,
-			       struct thread *td)
+			       struct thread *td, int new_job)
 {
-	int rc = proc_pass_handles(p, parent, pass, prights, n);
+	uint32_t *siblings = parent ? &parent->use[UL_PROCS] : NULL;
+	int rc = ujob_dead(p->job) ? ERR_DEAD : proc_pass_handles(p, parent, pass, prights, n);
 	if (!rc)
-		rc = ulimit_charge(UL_PROCS, parent ? &parent->use[UL_PROCS] : NULL, 1);
+		rc = ulimit_charge(UL_PROCS, p->job, siblings, 1);
 	if (!rc && (rc = uthread_link_locked(p, ut, td, 1)))
-		ulimit_uncharge(UL_PROCS, parent ? &parent->use[UL_PROCS] : NULL, 1);
+		ulimit_uncharge(UL_PROCS, p->job, siblings, 1);
 	if (rc) {
 		handle_close_all(p);
 		return rc;
@@ -71,6 +76,28 @@ static int proc_publish_locked(struct proc *p, struct proc *parent, const int32_
 	p->ppid = parent ? parent->pid : 0;
 	p->kernel_child = parent == NULL;
 	proc_insert_locked(p);
+	if (new_job)
+		ujob_link_locked(p->job, p->pid);
+	else
+		ujob_get(p->job);
+	return 0;
+}
+
+/* The job p will run in: its parent's, or a new one below it (below the
+ * root for the kernel's children) when kflags ask or the kernel starts
+ * it; *new_job says which. 0, or ERR_NOMEM. No lock: the parent, running
+ * this, keeps its job alive. */
+static int proc_pick_job(struct proc *p, struct proc *parent, unsigned kflags, int *new_job)
+{
+	struct ujob *above = parent ? parent->job : &ujob_root;
+	*new_job = !parent || (kflags & (PROC_NEW_JOB | PROC_OPERATOR));
+	if (!*new_job) {
+		p->job = above;
+		return 0;
+	}
+	if (!(p->job = ujob_alloc()))
+		return ERR_NOMEM;
+	ujob_init(p->job, above, p->name, (kflags & PROC_OPERATOR) != 0);
 	return 0;
 }
 
@@ -86,16 +113,20 @@ int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
 	struct proc *p = kzalloc(sizeof(*p));
 	if (!p)
 		return ERR_NOMEM;
-	int rc = uvm_init(&p->vm);
+	memcpy(p->name, f->name, sizeof(p->name) < sizeof(f->name) ? sizeof(p->name) : sizeof(f->name));
+	p->name[PROC_NAME_MAX - 1] = 0;
+	int new_job;
+	int rc = proc_pick_job(p, parent, kflags, &new_job);
+	if (!rc && (rc = uvm_init(&p->vm, p->job)) && new_job)
+		kfree(p->job);
 	if (rc) {
 		kfree(p);
 		return rc;
 	}
-	memcpy(p->name, f->name, sizeof(p->name) < sizeof(f->name) ? sizeof(p->name) : sizeof(f->name));
-	p->name[PROC_NAME_MAX - 1] = 0;
 	p->foreground = (kflags & PROC_FOREGROUND) != 0;
 	p->detached = (kflags & PROC_DETACHED) != 0;
-	p->caps = (kflags & PROC_GIVE_NICE) ? PROC_CAP_NICE : 0;
+	p->caps = ((kflags & PROC_GIVE_NICE) ? PROC_CAP_NICE : 0) |
+		  ((kflags & PROC_OPERATOR) ? PROC_CAP_OPERATOR : 0);
 	struct ustack *stack = NULL;
 	uint64_t entry, rsp, argv;
 	rc = proc_image(p, f, args, &stack, &entry, &rsp, &argv);
@@ -106,7 +137,7 @@ int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
 	int pid = 0;
 	if (!rc) {
 		uint64_t flags = spin_lock_irqsave(&user_lock);
-		rc = proc_publish_locked(p, parent, pass, prights, n, ut, td);
+		rc = proc_publish_locked(p, parent, pass, prights, n, ut, td, new_job);
 		pid = p->pid;
 		spin_unlock_irqrestore(&user_lock, flags);
 	}
@@ -115,6 +146,8 @@ int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
 			thread_discard(td);
 		kfree(ut);
 		uvm_free(&p->vm);
+		if (new_job)
+			kfree(p->job);   /* nothing is charged to it any more; nobody saw it */
 		kfree(p);
 		return rc;
 	}

@@ -6,7 +6,8 @@
  * owner's until that process ends: nobody else can take it meanwhile, even
  * while the endpoint behind it is dead (a lookup then fails with ERR_DEAD)
  * — the owner may bind it to a new endpoint by publishing it again. Names
- * are charged to their owner (UL_NAMES). user_lock guards the table. */
+ * are charged to their owner and its job (UL_NAMES). user_lock guards the
+ * table. */
 #include "uproc.h"
 #include "ucheck.h"
 #include <string.h>
@@ -31,7 +32,7 @@ static struct svc_entry *svc_find(const char *name)
 /* Frees entry e and uncharges its owner. user_lock held. */
 static void svc_drop(struct svc_entry *e)
 {
-	ulimit_uncharge(UL_NAMES, &e->owner->use[UL_NAMES], 1);
+	ulimit_uncharge(UL_NAMES, e->owner->job, &e->owner->use[UL_NAMES], 1);
 	endpoint_put(e->ep);
 	e->ep = NULL;
 	e->owner = NULL;
@@ -55,8 +56,8 @@ static int svc_name_in(uint64_t uname, char buf[SVC_NAME_MAX])
 }
 
 /* Binds the owner's existing entry e, or a new entry for name, to ep:
- * 0, or ERR_LIMIT / ERR_NOSPC (the owner's quota or the table). user_lock
- * held. */
+ * 0, or ERR_LIMIT / ERR_QUOTA / ERR_NOSPC (the owner's limit, its job's
+ * quota, the total or the table). user_lock held. */
 static int svc_bind(struct svc_entry *e, const char *name, struct endpoint *ep, struct proc *p)
 {
 	if (e) {
@@ -65,11 +66,11 @@ static int svc_bind(struct svc_entry *e, const char *name, struct endpoint *ep, 
 		for (int i = 0; i < SVC_TOTAL_MAX && !e; i++)
 			if (!svc_table[i].ep)
 				e = &svc_table[i];
-		int rc = ulimit_charge(UL_NAMES, &p->use[UL_NAMES], 1);
+		int rc = ulimit_charge(UL_NAMES, p->job, &p->use[UL_NAMES], 1);
 		if (rc)
 			return rc;
 		if (!e) {   /* the total allows more than the table holds */
-			ulimit_uncharge(UL_NAMES, &p->use[UL_NAMES], 1);
+			ulimit_uncharge(UL_NAMES, p->job, &p->use[UL_NAMES], 1);
 			return ERR_NOSPC;
 		}
 		memcpy(e->name, name, SVC_NAME_MAX);

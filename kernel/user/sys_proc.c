@@ -48,7 +48,8 @@ static void sys_wait_ready(int pid, uint64_t deadline)
 }
 
 /* SYS_SPAWN(const struct spawn_req *): the child's pid. SPAWN_CAP_NICE
- * passes the nice capability on, if the caller holds it (ERR_PERM). */
+ * passes the nice capability on, if the caller holds it (ERR_PERM);
+ * SPAWN_NEW_JOB starts the child in a job of its own below the caller's. */
 int64_t sys_spawn(struct trap_frame *tf)
 {
 	struct spawn_req req;
@@ -76,8 +77,9 @@ int64_t sys_spawn(struct trap_frame *tf)
 		return ERR_NOMEM;
 	struct uargs_reader rd = { NULL, sys_read_user, sys_read_user_str };
 	rc = uargs_collect(args, (uint64_t)req.argv, req.argc, &rd);
-	int pid = rc ? rc : proc_spawn(self, prog, args, pass, rights, req.nhandles,
-				       (req.flags & SPAWN_CAP_NICE) ? PROC_GIVE_NICE : 0);
+	unsigned kflags = ((req.flags & SPAWN_CAP_NICE) ? PROC_GIVE_NICE : 0) |
+			  ((req.flags & SPAWN_NEW_JOB) ? PROC_NEW_JOB : 0);
+	int pid = rc ? rc : proc_spawn(self, prog, args, pass, rights, req.nhandles, kflags);
 	kfree(args);
 	if (pid > 0 && (req.flags & SPAWN_WAIT_READY))
 		sys_wait_ready(pid, uwait_deadline(req.ready_timeout_ns));
@@ -134,7 +136,8 @@ int64_t sys_wait(struct trap_frame *tf)
 	return rc;
 }
 
-/* SYS_KILL(pid): a child of the caller. */
+/* SYS_KILL(pid): a child of the caller; when the child leads a job (it
+ * was spawned with SPAWN_NEW_JOB), the whole job. */
 int64_t sys_kill(struct trap_frame *tf)
 {
 	int64_t pid = (int64_t)tf->rdi;
@@ -145,7 +148,7 @@ int64_t sys_kill(struct trap_frame *tf)
 	struct proc *c = proc_find((int)pid);
 	int rc = !c || c->state == PROC_ZOMBIE ? ERR_SRCH : c->parent != self ? ERR_PERM : 0;
 	if (!rc)
-		proc_kill_locked(c, WAIT_KILLED, 0, 0);
+		proc_kill_tree_locked(c);
 	spin_unlock_irqrestore(&user_lock, flags);
 	return rc;
 }

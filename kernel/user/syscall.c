@@ -89,9 +89,11 @@ void syscall_dispatch(struct trap_frame *tf)
 	tf->rax = nr < SYS_COUNT ? (uint64_t)syscall_table[nr](tf) : (uint64_t)(int64_t)ERR_NOSYS;
 	user_return_check();
 	if (tf->rip >= USER_TOP) {
+		static PRINTK_RATE(bad_returns, "user: bad system-call returns");
 		struct uthread *ut = uthread_self();
-		printk("user: pid %d (%s) thread %u: system call returning to %lx, beyond the user "
-		       "half; process killed\n", ut->proc->pid, ut->proc->name, ut->tid, tf->rip);
+		printk_rated(&bad_returns, "user: pid %d (%s) thread %u: system call returning to %lx, "
+			     "beyond the user half; process killed\n", ut->proc->pid, ut->proc->name,
+			     ut->tid, tf->rip);
 		uint64_t flags = spin_lock_irqsave(&user_lock);
 		proc_kill_locked(ut->proc, WAIT_FAULTED, 13, tf->rip);
 		spin_unlock_irqrestore(&user_lock, flags);

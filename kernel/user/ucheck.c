@@ -65,7 +65,7 @@ int ucheck_spawn_req(const struct spawn_req *r)
 	if (r->argc == 0 || r->argc > SPAWN_ARGC_MAX || r->nhandles > SPAWN_HANDLES_MAX)
 		return r->argc > SPAWN_ARGC_MAX || r->nhandles > SPAWN_HANDLES_MAX ? ERR_TOOBIG
 										    : ERR_INVAL;
-	if ((r->flags & ~(uint32_t)(SPAWN_WAIT_READY | SPAWN_CAP_NICE)) || r->reserved)
+	if ((r->flags & ~(uint32_t)(SPAWN_WAIT_READY | SPAWN_CAP_NICE | SPAWN_NEW_JOB)) || r->reserved)
 		return ERR_INVAL;
 	return ucheck_timeout(r->ready_timeout_ns);
 }

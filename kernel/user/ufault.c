@@ -1,8 +1,9 @@
 /* ufault.c — an exception in user mode: one line on the console naming
  * the process, the thread, the fault, its address and a backtrace of the
- * user stack (frame pointers, read through copy_from_user()), then the
- * process is killed with WAIT_FAULTED. Nothing but that process is
- * touched: the kernel goes on. */
+ * user stack (frame pointers, read through copy_from_user()), at a limited
+ * rate (printk_rated(): a program that faults in a loop cannot flood the
+ * log), then the process is killed with WAIT_FAULTED. Nothing but that
+ * process is touched: the kernel goes on. */
 #include "uproc.h"
 #include "ulayout.h"
 #include <printk.h>
@@ -48,6 +49,7 @@ static void ufault_backtrace(struct strbuf *sb, uint64_t rip, uint64_t rbp)
 /* See user.h. */
 void user_fault(struct trap_frame *tf, uint64_t addr)
 {
+	static PRINTK_RATE(user_faults, "user: faults");
 	struct uthread *ut = uthread_self();
 	struct proc *p = ut->proc;
 	char line[256];
@@ -59,7 +61,7 @@ void user_fault(struct trap_frame *tf, uint64_t addr)
 		strbuf_printf(&sb, ": %s at %lx", ufault_page_kind(p, tf->error_code, addr), addr);
 	strbuf_printf(&sb, ", rip %lx", tf->rip);
 	ufault_backtrace(&sb, tf->rip, tf->rbp);
-	printk("%s%s; process killed\n", line, strbuf_ok(&sb) ? "" : "...");
+	printk_rated(&user_faults, "%s%s; process killed\n", line, strbuf_ok(&sb) ? "" : "...");
 	uint64_t flags = spin_lock_irqsave(&user_lock);
 	proc_kill_locked(p, WAIT_FAULTED, (int32_t)tf->vector, addr);
 	spin_unlock_irqrestore(&user_lock, flags);

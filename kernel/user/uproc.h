@@ -4,8 +4,9 @@
  *
  * Locking. One spinlock, user_lock, guards everything of this layer that
  * more than one thread touches: the process table and every process's
- * state, thread list and handle table, the endpoints and their queues,
- * the service names, and every wait (struct uwait). Like seL4's kernel
+ * state, thread list and handle table, the jobs' tree, references and
+ * kill marks, the endpoints and their queues, the service names, and
+ * every wait (struct uwait). Like seL4's kernel
  * lock on SMP it keeps the rules simple: an IPC rendezvous, a kill and a
  * wake-up are each one critical section, so no wake-up is lost between a
  * test and a sleep. It is held only for short bookkeeping (never while
@@ -88,6 +89,7 @@ struct endpoint {
 	struct uchan senders, receivers;
 	struct proc *owner;              /* its creator, charged for it (UL_ENDPOINTS); NULL once gone */
 	struct endpoint *owner_next;     /* owner->owned */
+	struct ujob *job;                /* its creator's job, charged until it is freed (a reference) */
 };
 
 struct handle {
@@ -125,10 +127,12 @@ struct uthread {
 enum { PROC_LIVE = 0, PROC_DYING, PROC_ZOMBIE };
 
 #define PROC_CAP_NICE 0x1                /* may lower its threads' nice value (raise their priority) */
+#define PROC_CAP_OPERATOR 0x2            /* its charges may take the operator's reserve (init) */
 
 struct proc {
 	int pid, ppid;
 	struct proc *parent;             /* NULL: the kernel (shell, boot) or an orphan */
+	struct ujob *job;                /* its job, for its whole life (a reference until freed) */
 	char name[PROC_NAME_MAX];
 	int state;                       /* PROC_* */
 	int killed;                      /* its threads leave at their next return to user mode */
@@ -179,18 +183,57 @@ extern struct uchan proc_kernel_child_chan;
 /* The children of p matching pid (-1: any): the first after `after`
  * (NULL: the first of all), or NULL. user_lock held. */
 struct proc *proc_child(struct proc *p, int pid, struct proc *after);
+/* Kill job j and every job below it: mark them killed, so that no
+ * process can join them from now on, and kill every process in them.
+ * user_lock held. */
+void proc_kill_job_locked(struct ujob *j);
+/* Kill p, or its whole job when p leads the job (its first process; a
+ * job p was started in by the shell, init or SPAWN_NEW_JOB). user_lock
+ * held. */
+void proc_kill_tree_locked(struct proc *p);
+
+/* ---- jobs (ujob.c; their counts and quotas: ulimit.h) ---- */
+
+/* A zeroed job record; NULL when out of memory. Any lock state. */
+struct ujob *ujob_alloc(void);
+/* Make j, from ujob_alloc(), a job below parent (the root: &ujob_root)
+ * for the program name, with the kern.user.*_job quotas (none of its own
+ * when unbounded: the operator's job) and one reference, its first
+ * process's. Charges may be taken in it from now on; nobody else sees it
+ * until ujob_link_locked(). The caller keeps parent alive meanwhile. No
+ * lock. */
+void ujob_init(struct ujob *j, struct ujob *parent, const char name[PROC_NAME_MAX], int unbounded);
+/* Give j, from ujob_init(), its id and its leader's pid, take a reference
+ * on its parent and put it on the job list. user_lock held. */
+void ujob_link_locked(struct ujob *j, int leader);
+/* Take / drop a reference of j (the root has none); the last one frees
+ * it, which must hold nothing then, and drops its parent's. user_lock. */
+void ujob_get(struct ujob *j);
+void ujob_put(struct ujob *j);
+/* 1 if j or a job above it was killed: no process may join it. user_lock. */
+int ujob_dead(const struct ujob *j);
+/* 1 if j is top or below it. user_lock held. */
+int ujob_within(const struct ujob *j, const struct ujob *top);
+/* The job with this id (0: the root), or NULL; the next job of the list
+ * after `after` (NULL: the first), or NULL. user_lock held. */
+struct ujob *ujob_find(uint32_t id);
+struct ujob *ujob_next(const struct ujob *after);
 
 /* proc_spawn.c: start program prog (a name in the boot archive) with args
  * as a child of parent (NULL: the kernel), its handles 0..n-1 copies of
- * parent's handles pass[i] with rights prights[i] (and the parent's).
- * kflags: PROC_FOREGROUND and PROC_DETACHED (kernel children),
- * PROC_GIVE_NICE (the child gets PROC_CAP_NICE; the caller checked it may
- * give it). Returns the pid, or an ERR_* code: then the child was never
- * visible to anyone. A refused program file is reported on the console
- * with its reason. Thread context, no lock. */
+ * parent's handles pass[i] with rights prights[i] (and the parent's), in
+ * the parent's job or a new one. kflags: PROC_FOREGROUND and
+ * PROC_DETACHED (kernel children), PROC_GIVE_NICE (the child gets
+ * PROC_CAP_NICE; the caller checked it may give it), PROC_NEW_JOB,
+ * PROC_OPERATOR (init). Returns the pid, or an ERR_* code (ERR_DEAD: the
+ * job it would join was killed): then the child was never visible to
+ * anyone. A refused program file is reported on the console, at a limited
+ * rate, with its reason. Thread context, no lock. */
 #define PROC_FOREGROUND 0x1   /* the shell waits for it: it may read the console */
 #define PROC_DETACHED   0x2   /* nobody waits: freed when it ends, its end reported */
 #define PROC_GIVE_NICE  0x4   /* it holds PROC_CAP_NICE */
+#define PROC_NEW_JOB    0x8   /* it starts a job below its parent's (the kernel's always) */
+#define PROC_OPERATOR   0x10  /* it holds PROC_CAP_OPERATOR, its job no quota of its own (init) */
 struct uargs;
 int proc_spawn(struct proc *parent, const char *prog, const struct uargs *args,
 	       const int32_t *pass, const uint32_t *prights, uint32_t n, unsigned kflags);
@@ -206,8 +249,8 @@ struct uthread *uthread_new(struct ustack *stack, uint64_t entry, uint64_t sp, u
  * first: p's first thread. Thread context, no lock. */
 struct thread *uthread_prepare(struct proc *p, struct uthread *ut, int first);
 /* Link ut, run by the prepared td, into p and charge p a thread: 0, or
- * ERR_LIMIT / ERR_NOSPC (thread limits), ERR_SRCH (p is being killed;
- * never for the first thread, p is not visible yet). The caller then
+ * ERR_LIMIT / ERR_QUOTA / ERR_NOSPC (thread limits), ERR_SRCH (p is being
+ * killed; never for the first thread, p is not visible yet). The caller then
  * launches td, or on failure discards it. user_lock held. */
 int uthread_link_locked(struct proc *p, struct uthread *ut, struct thread *td, int first);
 /* A new thread of the calling process p, started: 0 with its tid in *tid,
@@ -227,7 +270,7 @@ void uthread_free(struct uthread *ut);
 
 /* handle.c — user_lock held for all. */
 /* Free slot of p for ep with rights (takes a reference, charges a
- * handle): the handle, or ERR_LIMIT / ERR_NOSPC. */
+ * handle): the handle, or ERR_LIMIT / ERR_QUOTA / ERR_NOSPC. */
 int handle_install(struct proc *p, struct endpoint *ep, uint32_t rights);
 /* p's endpoint behind h if the handle has all of rights; else NULL. */
 struct endpoint *handle_get(struct proc *p, int64_t h, uint32_t rights);
@@ -241,8 +284,9 @@ void endpoint_put(struct endpoint *ep);
  * out of memory. Any lock state (it allocates: call it before taking
  * user_lock). */
 struct endpoint *endpoint_alloc(void);
-/* Charge ep, just allocated, to owner, its creator: 0, or ERR_LIMIT /
- * ERR_NOSPC (then free ep with kfree(), it was never anyone's). */
+/* Charge ep, just allocated, to owner, its creator, and its job (which ep
+ * then holds a reference of): 0, or ERR_LIMIT / ERR_QUOTA / ERR_NOSPC
+ * (then free ep with kfree(), it was never anyone's). */
 int endpoint_adopt(struct endpoint *ep, struct proc *owner);
 /* ep will never have a receiver again: fail every wait on it (ERR_DEAD). */
 void endpoint_kill(struct endpoint *ep);

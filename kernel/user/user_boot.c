@@ -115,7 +115,8 @@ static void user_start_init(void)
 		uargs_init(a);
 		uargs_add(a, INIT_PROGRAM);
 	}
-	int pid = proc_spawn(NULL, INIT_PROGRAM, a, NULL, NULL, 0, PROC_DETACHED | PROC_GIVE_NICE);
+	int pid = proc_spawn(NULL, INIT_PROGRAM, a, NULL, NULL, 0,
+			     PROC_DETACHED | PROC_GIVE_NICE | PROC_OPERATOR);
 	kfree(a);
 	if (pid < 0) {
 		printk("user: cannot start %s: %s\n", INIT_PROGRAM, user_strerror(pid));
@@ -218,6 +219,7 @@ const char *user_strerror(int err)
 		[-ERR_MSGSIZE] = "message too big", [-ERR_NOREPLY] = "no call to reply to",
 		[-ERR_TOOBIG] = "too long", [-ERR_NOEXEC] = "not a valid program",
 		[-ERR_BUSY] = "busy", [-ERR_LIMIT] = "over the process's limit",
+		[-ERR_QUOTA] = "over its job's quota",
 	};
 	if (err < 0 && -err < (int)(sizeof(text) / sizeof(text[0])) && text[-err])
 		return text[-err];

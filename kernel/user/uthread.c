@@ -80,7 +80,7 @@ void uthread_unlink_locked(struct proc *p, struct uthread *ut)
 	for (struct uthread **pp = &p->threads; *pp; pp = &(*pp)->next) {
 		if (*pp == ut) {
 			*pp = ut->next;
-			ulimit_uncharge(UL_THREADS, &p->use[UL_THREADS], 1);
+			ulimit_uncharge(UL_THREADS, p->job, &p->use[UL_THREADS], 1);
 			return;
 		}
 	}
@@ -134,7 +134,7 @@ int uthread_link_locked(struct proc *p, struct uthread *ut, struct thread *td, i
 {
 	if (!first && p->killed)
 		return ERR_SRCH;
-	int rc = ulimit_charge(UL_THREADS, &p->use[UL_THREADS], 1);
+	int rc = ulimit_charge(UL_THREADS, p->job, &p->use[UL_THREADS], 1);
 	if (rc)
 		return rc;
 	if (first)

@@ -42,17 +42,17 @@ static unsigned uvm_index(uint64_t va, int level)
 }
 
 /* A zeroed page charged to vm: its physical address, or 0 with *err set
- * (ERR_LIMIT, ERR_NOSPC, ERR_NOMEM). */
+ * (ERR_LIMIT, ERR_QUOTA, ERR_NOSPC, ERR_NOMEM). */
 static uint64_t uvm_page_alloc(struct uvm *vm, int *err)
 {
-	int rc = ulimit_charge(UL_PAGES, &vm->pages, 1);
+	int rc = ulimit_charge(UL_PAGES, vm->job, &vm->pages, 1);
 	if (rc) {
 		*err = rc;
 		return 0;
 	}
 	uint64_t page = pmm_alloc_page();
 	if (!page) {
-		ulimit_uncharge(UL_PAGES, &vm->pages, 1);
+		ulimit_uncharge(UL_PAGES, vm->job, &vm->pages, 1);
 		*err = ERR_NOMEM;
 	}
 	return page;
@@ -62,13 +62,14 @@ static uint64_t uvm_page_alloc(struct uvm *vm, int *err)
 static void uvm_page_free(struct uvm *vm, uint64_t phys)
 {
 	pmm_free_page(phys);
-	ulimit_uncharge(UL_PAGES, &vm->pages, 1);
+	ulimit_uncharge(UL_PAGES, vm->job, &vm->pages, 1);
 }
 
 /* See uvm.h. */
-int uvm_init(struct uvm *vm)
+int uvm_init(struct uvm *vm, struct ujob *job)
 {
 	memset(vm, 0, sizeof(*vm));
+	vm->job = job;
 	int err = 0;
 	vm->pml4 = uvm_page_alloc(vm, &err);
 	if (!vm->pml4)
@@ -78,7 +79,7 @@ int uvm_init(struct uvm *vm)
 	for (unsigned i = PML4_USER_ENTRIES; i < 512; i++)
 		pml4[i] = kernel[i];
 	vm->stack_next = USER_STACK_TOP;
-	mutex_init(&vm->lock, "uvm");
+	mutex_init_fair(&vm->lock, "uvm");   /* threads mapping and unmapping take turns */
 	return 0;
 }
 
@@ -179,7 +180,7 @@ void uvm_unmap_locked(struct uvm *vm, uint64_t va, uint64_t bytes)
 			continue;
 		if (flushed)
 			pmm_free_page(*pte & PTE_ADDR);
-		ulimit_uncharge(UL_PAGES, &vm->pages, 1);
+		ulimit_uncharge(UL_PAGES, vm->job, &vm->pages, 1);
 		*pte = 0;
 	}
 }

@@ -41,15 +41,16 @@ static void uvm_region_link(struct uvm *vm, struct uvm_region *prev, struct uvm_
 	*pp = r;
 }
 
-/* A region record charged to vm: 0, or ERR_LIMIT / ERR_NOSPC / ERR_NOMEM.
+/* A region record charged to vm: 0, or ERR_LIMIT / ERR_QUOTA / ERR_NOSPC /
+ * ERR_NOMEM.
  * vm->lock. */
 static int uvm_region_new(struct uvm *vm, struct uvm_region **out)
 {
-	int rc = ulimit_charge(UL_MAPPINGS, &vm->nregions, 1);
+	int rc = ulimit_charge(UL_MAPPINGS, vm->job, &vm->nregions, 1);
 	if (rc)
 		return rc;
 	if (!(*out = kzalloc(sizeof(**out)))) {
-		ulimit_uncharge(UL_MAPPINGS, &vm->nregions, 1);
+		ulimit_uncharge(UL_MAPPINGS, vm->job, &vm->nregions, 1);
 		return ERR_NOMEM;
 	}
 	return 0;
@@ -59,7 +60,7 @@ static int uvm_region_new(struct uvm *vm, struct uvm_region **out)
 static void uvm_region_free(struct uvm *vm, struct uvm_region *r)
 {
 	kfree(r);
-	ulimit_uncharge(UL_MAPPINGS, &vm->nregions, 1);
+	ulimit_uncharge(UL_MAPPINGS, vm->job, &vm->nregions, 1);
 }
 
 /* See uvm.h. The whole size is checked against the page limits first, so
@@ -72,9 +73,9 @@ int64_t uvm_map_anon(struct uvm *vm, uint64_t bytes)
 	uint32_t npages = size / USER_PAGE > UINT32_MAX ? UINT32_MAX : (uint32_t)(size / USER_PAGE);
 	mutex_lock(&vm->lock);
 	struct uvm_region *r = NULL, *prev = NULL;
-	int64_t rc = ulimit_charge(UL_PAGES, &vm->pages, npages);
+	int64_t rc = ulimit_charge(UL_PAGES, vm->job, &vm->pages, npages);
 	if (rc == 0) {
-		ulimit_uncharge(UL_PAGES, &vm->pages, npages);   /* charged page by page below */
+		ulimit_uncharge(UL_PAGES, vm->job, &vm->pages, npages);   /* charged page by page below */
 		rc = uvm_region_new(vm, &r);
 	}
 	uint64_t va = rc ? 0 : uvm_find_gap(vm, size, &prev);

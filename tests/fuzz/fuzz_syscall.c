@@ -15,21 +15,26 @@
  * only where the call fails before it could wait, so nothing blocks (the
  * host panics on any attempt to sleep). A process dies as the reaper ends
  * it: handle_close_all(), endpoint_disown_all(), svc_release() under
- * user_lock, then uvm_free(). Limits (kern.user.*) change at random and
- * heap and page allocations fail on demand.
+ * user_lock, then uvm_free(). Each process belongs to one of two jobs
+ * (ujob.c: made, referred to and freed as the kernel does), the second
+ * below the first or beside it. Limits (kern.user.*), the operator's
+ * reserve, whether the caller may take it and the jobs' quotas change at
+ * random, and heap and page allocations fail on demand.
  *
  * The model: each process's handle table (slot → endpoint, rights), the
  * endpoints (ids given at the first handle, references, receive rights,
  * dead once the last receive right is closed, the owner charged until it
- * dies), the service names (one owner until it dies, rebinding by the
- * owner, ERR_EXIST for others, ERR_DEAD for a dead endpoint), each
- * address space (tests/unit/uvm_model.h) and the limits with ERR_LIMIT
- * before ERR_NOSPC (limit_model.h). Every result must be the model's, the
+ * dies, its job until it is freed), the service names (one owner until it
+ * dies, rebinding by the owner, ERR_EXIST for others, ERR_DEAD for a dead
+ * endpoint), each address space (tests/unit/uvm_model.h) and the limits
+ * with ERR_LIMIT before ERR_QUOTA before ERR_NOSPC, counted at every job
+ * (limit_model.h). Every result must be the model's, the
  * trap frame must come back unchanged, and after every call the handle
  * tables, counts, owned lists and endpoint records must be the model's;
- * the heap must hold exactly the processes, endpoints and regions alive
- * and the fake memory exactly the spaces' pages. After all processes died
- * every endpoint is freed, nothing is charged, no page is in use. */
+ * the heap must hold exactly the processes, endpoints, regions and jobs
+ * alive and the fake memory exactly the spaces' pages. After all processes
+ * died every endpoint is freed, nothing is charged, no page is in use, and
+ * the jobs, let go, are freed. */
 #include "fuzz.h"
 #include "fuzz_panic.h"
 #include <mm.h>
@@ -65,6 +70,7 @@ struct m_handle {
 
 struct m_proc {
 	int live;
+	int job;                  /* its model job */
 	struct proc *p;
 	struct uthread ut;
 	struct vm_model vm;
@@ -75,6 +81,7 @@ struct m_proc {
 
 struct m_ep {
 	int live, dead, owner;    /* owner: a process slot, -1 once it died */
+	int job;                  /* the owner's job, charged until it is freed */
 	uint32_t id, refs, recv_refs;
 	struct endpoint *real;
 };
@@ -100,7 +107,8 @@ static void m_ep_put(int e)
 	struct m_ep *x = &eps[e];
 	if (--x->refs)
 		return;
-	lm_uncharge(&lim, UL_ENDPOINTS, x->owner >= 0 ? &procs[x->owner].use[UL_ENDPOINTS] : NULL, 1);
+	lm_uncharge(&lim, UL_ENDPOINTS, x->job, x->owner >= 0 ? &procs[x->owner].use[UL_ENDPOINTS] : NULL,
+		    1);
 	x->live = 0;
 }
 
@@ -108,7 +116,7 @@ static void m_ep_put(int e)
 static int m_install(int s, int e, uint32_t rights)
 {
 	struct m_proc *mp = &procs[s];
-	int rc = lm_charge(&lim, UL_HANDLES, &mp->use[UL_HANDLES], 1);
+	int rc = lm_charge(&lim, UL_HANDLES, mp->job, &mp->use[UL_HANDLES], 1);
 	if (rc)
 		return rc;
 	int h = 0;
@@ -141,7 +149,7 @@ static int m_close(int s, uint64_t h)
 	if ((mp->h[h].rights & HANDLE_RECV) && --eps[e].recv_refs == 0)
 		eps[e].dead = 1;
 	mp->h[h] = (struct m_handle){ -1, 0 };
-	lm_uncharge(&lim, UL_HANDLES, &mp->use[UL_HANDLES], 1);
+	lm_uncharge(&lim, UL_HANDLES, mp->job, &mp->use[UL_HANDLES], 1);
 	m_ep_put(e);
 	return 0;
 }
@@ -207,12 +215,12 @@ static int64_t m_ep_create(int s)
 {
 	if (lm_heap_fails(&lim))
 		return ERR_NOMEM;
-	int rc = lm_charge(&lim, UL_ENDPOINTS, &procs[s].use[UL_ENDPOINTS], 1);
+	int rc = lm_charge(&lim, UL_ENDPOINTS, procs[s].job, &procs[s].use[UL_ENDPOINTS], 1);
 	if (rc)
 		return rc;
 	if (neps == NEP)
 		panic("fuzz_syscall: more than %d endpoints", NEP);
-	eps[neps] = (struct m_ep){ .live = 1, .owner = s, .refs = 1 };
+	eps[neps] = (struct m_ep){ .live = 1, .owner = s, .job = procs[s].job, .refs = 1 };
 	int h = m_install(s, neps, HANDLE_SEND | HANDLE_RECV);
 	m_ep_put(neps);
 	if (h >= 0)
@@ -237,7 +245,7 @@ static int64_t m_publish(int s, const struct trap_frame *tf)
 	if (n) {
 		m_ep_put(n->ep);
 	} else {
-		if ((rc = lm_charge(&lim, UL_NAMES, &procs[s].use[UL_NAMES], 1)))
+		if ((rc = lm_charge(&lim, UL_NAMES, procs[s].job, &procs[s].use[UL_NAMES], 1)))
 			return rc;
 		for (int i = 0; i < SVC_TOTAL_MAX && !n; i++)
 			if (!names[i].used)
@@ -371,13 +379,15 @@ static void check_state(struct fuzz *f, int vm)
 		heap++;
 		const struct endpoint *r = x->real;
 		if (r->id != x->id || r->refs != x->refs || r->recv_refs != x->recv_refs ||
-		    r->dead != x->dead || r->owner != (x->owner >= 0 ? procs[x->owner].p : NULL))
+		    r->dead != x->dead || r->owner != (x->owner >= 0 ? procs[x->owner].p : NULL) ||
+		    r->job != lm_job(&lim, x->job))
 			fuzz_fail(f, "endpoint %u: refs %u, receive rights %u, dead %d; the model %u: %u, "
 				  "%u, %d", r->id, r->refs, r->recv_refs, r->dead, x->id, x->refs,
 				  x->recv_refs, x->dead);
 	}
 	if (lm_check(&lim, why, sizeof(why)))
 		fuzz_fail(f, "limits: %s", why);
+	heap += (uint64_t)lim.njobs - 1;
 	if (host_heap_live() != heap || host_pages_in_use() != pages)
 		fuzz_fail(f, "%lu heap blocks, %lu pages in use; the model %lu, %lu", host_heap_live(),
 			  host_pages_in_use(), heap, pages);
@@ -473,13 +483,18 @@ static void proc_born(struct fuzz *f, int s)
 	struct proc *p = kzalloc(sizeof(*p));
 	p->pid = next_pid++;
 	snprintf(p->name, sizeof(p->name), "p%d", p->pid);
-	int want = vm_model_init(&mp->vm, &lim);
-	if (host_uvm_init(&p->vm) != want)
+	mp->job = 1 + (int)fuzz_below(f, (uint64_t)lim.njobs - 1);
+	p->job = lm_job(&lim, mp->job);
+	int want = vm_model_init(&mp->vm, &lim, mp->job);
+	if (host_uvm_init(&p->vm, p->job) != want)
 		fuzz_fail(f, "uvm_init differs from the model");
 	if (want) {
 		kfree(p);
 		return;
 	}
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	ujob_get(p->job);
+	spin_unlock_irqrestore(&user_lock, flags);
 	memset(&mp->ut, 0, sizeof(mp->ut));
 	mp->ut.proc = p;
 	mp->ut.tid = (uint32_t)p->pid * 16;
@@ -506,6 +521,9 @@ static void proc_die(struct fuzz *f, int s)
 	svc_release(p);
 	spin_unlock_irqrestore(&user_lock, flags);
 	host_uvm_free(&p->vm);
+	flags = spin_lock_irqsave(&user_lock);
+	ujob_put(p->job);   /* as proc_free_locked(): the job stays while its endpoints live */
+	spin_unlock_irqrestore(&user_lock, flags);
 	if (p->use[UL_HANDLES] || p->use[UL_ENDPOINTS] || p->use[UL_NAMES] || p->owned || p->vm.pages)
 		fuzz_fail(f, "pid %d still holds %u handles, %u endpoints, %u names, %u pages", p->pid,
 			  p->use[UL_HANDLES], p->use[UL_ENDPOINTS], p->use[UL_NAMES], p->vm.pages);
@@ -525,7 +543,7 @@ static void proc_die(struct fuzz *f, int s)
 	for (int i = 0; i < SVC_TOTAL_MAX; i++) {
 		if (names[i].used && names[i].owner == s) {
 			names[i].used = 0;
-			lm_uncharge(&lim, UL_NAMES, &mp->use[UL_NAMES], 1);
+			lm_uncharge(&lim, UL_NAMES, mp->job, &mp->use[UL_NAMES], 1);
 			m_ep_put(names[i].ep);
 		}
 	}
@@ -533,9 +551,13 @@ static void proc_die(struct fuzz *f, int s)
 	mp->live = 0;
 }
 
-/* Random limits of the kinds this layer charges. */
+/* Random limits of the kinds this layer charges: per process and in all,
+ * sometimes a reserve and whether it may be taken, and the jobs' quotas
+ * (mostly none). */
 static void random_limits(struct fuzz *f)
 {
+	static const enum ulimit_kind kinds[] = { UL_HANDLES, UL_ENDPOINTS, UL_NAMES, UL_PAGES,
+						  UL_MAPPINGS };
 	int64_t h = fuzz_below(f, 4) ? 1 + (int64_t)fuzz_below(f, 8) : HANDLES_MAX;
 	lm_set(&lim, UL_HANDLES, h, fuzz_below(f, 4) ? h * NPROC : (int64_t)fuzz_below(f, 24));
 	int64_t e = fuzz_below(f, 4) ? 1 + (int64_t)fuzz_below(f, 6) : 16;
@@ -546,6 +568,47 @@ static void random_limits(struct fuzz *f)
 	lm_set(&lim, UL_PAGES, pg, fuzz_below(f, 4) ? pg * NPROC : (int64_t)fuzz_below(f, 160));
 	int64_t m = 1 + (int64_t)fuzz_below(f, 8);
 	lm_set(&lim, UL_MAPPINGS, m, fuzz_below(f, 4) ? m * NPROC : (int64_t)fuzz_below(f, 16));
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (!fuzz_below(f, 4))
+			lm_set_reserve(&lim, kinds[i], (int64_t)fuzz_below(f, 8));
+		for (int j = 1; j < lim.njobs; j++)
+			lm_set_quota(&lim, j, kinds[i], fuzz_below(f, 3) ? -1 : (int64_t)fuzz_below(f, 40));
+	}
+	lm_reserve(&lim, (int)fuzz_below(f, 2));
+}
+
+/* Two jobs below the root, the second below the first or beside it, made
+ * as the kernel makes them; the harness holds a reference to each until
+ * the iteration ends. */
+static void make_jobs(struct fuzz *f)
+{
+	static const char name[PROC_NAME_MAX] = "job";
+	lm_jobs_reset(&lim);
+	for (int i = 0; i < 2; i++) {
+		int parent = i && fuzz_below(f, 2) ? 1 : 0;
+		struct ujob *j = ujob_alloc();
+		if (!j)
+			panic("fuzz_syscall: no memory for a job");
+		ujob_init(j, lm_job(&lim, parent), name, 1);
+		uint64_t flags = spin_lock_irqsave(&user_lock);
+		ujob_link_locked(j, 0);
+		spin_unlock_irqrestore(&user_lock, flags);
+		lm_job_add(&lim, parent, j);
+	}
+}
+
+/* Lets the jobs go: nothing may hold them any more, so they are freed. */
+static void drop_jobs(struct fuzz *f)
+{
+	uint64_t before = host_heap_live();
+	uint64_t flags = spin_lock_irqsave(&user_lock);
+	for (int j = lim.njobs - 1; j >= 1; j--)
+		ujob_put(lm_job(&lim, j));
+	spin_unlock_irqrestore(&user_lock, flags);
+	if (host_heap_live() != before - (uint64_t)(lim.njobs - 1))
+		fuzz_fail(f, "jobs were not freed when let go: %lu heap blocks, %lu before",
+			  host_heap_live(), before);
+	lm_jobs_reset(&lim);
 }
 
 /* Fills the message registers of tf at random. */
@@ -653,6 +716,7 @@ static void fuzz_one(struct fuzz *f)
 		lm_sync(&lim);
 		synced = 1;
 	}
+	make_jobs(f);
 	random_limits(f);
 	neps = 0;
 	int born = 1 + (int)fuzz_below(f, NPROC);
@@ -678,9 +742,10 @@ static void fuzz_one(struct fuzz *f)
 			proc_die(f, s);
 	check_state(f, NPROC);
 	for (int k = 0; k < UL_COUNT; k++)
-		if (lim.in_use[k])
+		if (lim.jobs[0].use[k])
 			fuzz_fail(f, "%lu of kind %d still charged after every process died",
-				  lim.in_use[k], k);
+				  lim.jobs[0].use[k], k);
+	drop_jobs(f);
 	if (host_heap_live() || host_pages_in_use())
 		fuzz_fail(f, "%lu heap blocks and %lu pages left after every process died",
 			  host_heap_live(), host_pages_in_use());

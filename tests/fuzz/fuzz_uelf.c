@@ -194,8 +194,8 @@ static void fuzz_one(struct fuzz *f)
 	random_limits(f);
 	int accepted = elf_check_rules(file, size, &elf_rules_program, &layout, want_err,
 				       sizeof(want_err)) == 0;
-	int init = vm_model_init(&model, &lim);
-	if (host_uvm_init(&vm) != init)
+	int init = vm_model_init(&model, &lim, 0);
+	if (host_uvm_init(&vm, NULL) != init)
 		fuzz_fail(f, "uvm_init differs from the model");
 	if (init)
 		return;
@@ -221,7 +221,7 @@ static void fuzz_one(struct fuzz *f)
 		fuzz_fail(f, "limits: %s", why);
 	host_uvm_free(&vm);
 	vm_model_free(&model);
-	if (host_pages_in_use() || lim.in_use[UL_PAGES])
+	if (host_pages_in_use() || lim.jobs[0].use[UL_PAGES])
 		fuzz_fail(f, "%lu pages in use after uvm_free", host_pages_in_use());
 }
 

@@ -2,8 +2,10 @@
  * uvm_stack.c) on the host machine of tests/unit/uvm_host.h.
  *
  * Each iteration makes one to three spaces under random page and region
- * limits (kern.user.pages_* and mappings_*, set through their sysctls)
- * and runs a short random sequence on them: SYS_VM_MAP sizes (tiny, page
+ * limits (kern.user.pages_* and mappings_*, set through their sysctls,
+ * the operator's reserve taken or not), each charged to the root job or to
+ * one of two jobs with random quotas (one maybe below the other), and
+ * runs a short random sequence on them: SYS_VM_MAP sizes (tiny, page
  * multiples, exactly the pages the process has left, the whole map area
  * and beyond), SYS_VM_UNMAP ranges (whole regions, heads, tails, middles
  * that split, spans over regions and gaps, unaligned, outside the area,
@@ -23,6 +25,7 @@
  * entry not present. uvm_free() must give every page and record back. */
 #include "fuzz.h"
 #include "fuzz_panic.h"
+#include <string.h>
 #include <mosaic/syscall.h>
 #include "ulayout.h"
 #include "uvm_host.h"
@@ -72,8 +75,8 @@ static void check(struct fuzz *f, int only, int contents)
 	if (host_pages_in_use() != held)
 		fuzz_fail(f, "%lu pages of the fake memory in use, the spaces hold %lu",
 			  host_pages_in_use(), held);
-	if (lim.in_use[UL_PAGES] != held)
-		fuzz_fail(f, "%lu pages charged, the spaces hold %lu", lim.in_use[UL_PAGES], held);
+	if (lim.jobs[0].use[UL_PAGES] != held)
+		fuzz_fail(f, "%lu pages charged, the spaces hold %lu", lim.jobs[0].use[UL_PAGES], held);
 }
 
 /* A page limit: mostly small, sometimes the default 64 MiB. */
@@ -85,7 +88,8 @@ static int64_t random_page_limit(struct fuzz *f)
 }
 
 /* New random limits for pages and regions (the page total stays within
- * the fake memory). */
+ * the fake memory): per space, the total and its reserve, whether the
+ * reserve may be taken, and the quotas of the jobs (often none). */
 static void random_limits(struct fuzz *f)
 {
 	int64_t pages = random_page_limit(f);
@@ -95,6 +99,27 @@ static void random_limits(struct fuzz *f)
 	lm_set(&lim, UL_PAGES, pages, total);
 	int64_t maps = fuzz_below(f, 8) ? 1 + (int64_t)fuzz_below(f, 12) : (int64_t)fuzz_below(f, 64);
 	lm_set(&lim, UL_MAPPINGS, maps, fuzz_below(f, 4) ? maps * NVM : (int64_t)fuzz_below(f, 40));
+	if (fuzz_below(f, 2)) {
+		lm_set_reserve(&lim, UL_PAGES, (int64_t)fuzz_below(f, 64));
+		lm_set_reserve(&lim, UL_MAPPINGS, (int64_t)fuzz_below(f, 8));
+	}
+	lm_reserve(&lim, (int)fuzz_below(f, 2));
+	for (int j = 1; j < lim.njobs; j++) {
+		lm_set_quota(&lim, j, UL_PAGES,
+			     fuzz_below(f, 3) ? -1 : (int64_t)fuzz_below(f, (uint64_t)pages * 2 + 8));
+		lm_set_quota(&lim, j, UL_MAPPINGS, fuzz_below(f, 3) ? -1 : (int64_t)fuzz_below(f, 16));
+	}
+}
+
+/* Two jobs below the root, the second below the first or beside it; each
+ * space is charged to one of the three (the root: a space of the kernel's). */
+static void random_jobs(struct fuzz *f)
+{
+	static struct ujob jobs[2];
+	lm_jobs_reset(&lim);
+	memset(jobs, 0, sizeof(jobs));
+	int first = lm_job_add(&lim, 0, &jobs[0]);
+	lm_job_add(&lim, fuzz_below(f, 2) ? first : 0, &jobs[1]);
 }
 
 /* Arms a failure now and then: of the k-th page or heap allocation, or of
@@ -288,6 +313,7 @@ static void fuzz_one(struct fuzz *f)
 		lm_sync(&lim);
 		synced = 1;
 	}
+	random_jobs(f);
 	random_limits(f);
 	int n = 1 + (int)fuzz_below(f, NVM);
 	for (int i = 0; i < NVM; i++) {
@@ -295,7 +321,8 @@ static void fuzz_one(struct fuzz *f)
 		if (i >= n)
 			continue;
 		lm_arm(&lim, fuzz_below(f, 64) ? 0 : 1, 0);
-		int want = vm_model_init(&models[i], &lim), rc = host_uvm_init(&vms[i]);
+		int job = (int)fuzz_below(f, (uint64_t)lim.njobs);
+		int want = vm_model_init(&models[i], &lim, job), rc = host_uvm_init(&vms[i], lm_job(&lim, job));
 		if (rc != want)
 			fuzz_fail(f, "uvm_init %d, the model %d", rc, want);
 		live[i] = rc == 0;
@@ -317,7 +344,8 @@ static void fuzz_one(struct fuzz *f)
 		live[i] = 0;
 	}
 	check(f, -1, 0);
-	if (host_pages_in_use() || host_heap_live() || lim.in_use[UL_PAGES] || lim.in_use[UL_MAPPINGS])
+	if (host_pages_in_use() || host_heap_live() || lim.jobs[0].use[UL_PAGES] ||
+	    lim.jobs[0].use[UL_MAPPINGS])
 		fuzz_fail(f, "after uvm_free: %lu pages, %lu heap blocks", host_pages_in_use(),
 			  host_heap_live());
 	host_pages_reclaim();

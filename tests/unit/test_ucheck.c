@@ -79,9 +79,11 @@ static void test_spawn_req(void **state)
 	r.nhandles = SPAWN_HANDLES_MAX + 1;
 	assert_int_equal(ucheck_spawn_req(&r), ERR_TOOBIG);
 	r.nhandles = SPAWN_HANDLES_MAX;
-	r.flags = 4;
+	r.flags = 8;
 	assert_int_equal(ucheck_spawn_req(&r), ERR_INVAL);
 	r.flags = SPAWN_CAP_NICE;
+	assert_int_equal(ucheck_spawn_req(&r), 0);
+	r.flags = SPAWN_NEW_JOB | SPAWN_WAIT_READY;
 	assert_int_equal(ucheck_spawn_req(&r), 0);
 	r.flags = SPAWN_WAIT_READY;
 	r.reserved = 1;

@@ -6,7 +6,8 @@
  * SYS_VM_MAP regions placed lowest first with a guard page and refused
  * without a trace, unmapping of heads, tails, middles and spans, records
  * a split cannot have, failed allocations and a failed TLB flush, stacks,
- * image segments sharing pages, uvm_write() through the tables, and that
+ * image segments sharing pages, uvm_write() through the tables, pages
+ * charged at every job above a space and the operator's reserve, and that
  * uvm_free() gives every page back.
  */
 #include <stdarg.h>
@@ -47,8 +48,8 @@ static int setup(void **state)
 	lm_sync(&lim);
 	lm_set(&lim, UL_PAGES, USER_PAGES_MAX, HOST_POOL_PAGES - 16);
 	lm_set(&lim, UL_MAPPINGS, 1024, 65536);
-	assert_int_equal(host_uvm_init(&vm), 0);
-	assert_int_equal(vm_model_init(&model, &lim), 0);
+	assert_int_equal(host_uvm_init(&vm, NULL), 0);
+	assert_int_equal(vm_model_init(&model, &lim, 0), 0);
 	check();
 	return 0;
 }
@@ -111,12 +112,12 @@ static void test_init_refused_over_the_total(void **state)
 	struct uvm other;
 	struct vm_model om;
 	lm_set(&lim, UL_PAGES, USER_PAGES_MAX, 1);   /* this space's PML4 holds it */
-	assert_int_equal(host_uvm_init(&other), ERR_NOSPC);
-	assert_int_equal(vm_model_init(&om, &lim), ERR_NOSPC);
+	assert_int_equal(host_uvm_init(&other, NULL), ERR_NOSPC);
+	assert_int_equal(vm_model_init(&om, &lim, 0), ERR_NOSPC);
 	lm_set(&lim, UL_PAGES, USER_PAGES_MAX, 100);
 	lm_arm(&lim, 1, 0);
-	assert_int_equal(host_uvm_init(&other), ERR_NOMEM);
-	assert_int_equal(vm_model_init(&om, &lim), ERR_NOMEM);
+	assert_int_equal(host_uvm_init(&other, NULL), ERR_NOMEM);
+	assert_int_equal(vm_model_init(&om, &lim, 0), ERR_NOMEM);
 	check();
 }
 
@@ -350,6 +351,69 @@ static void test_image_segments_and_writes(void **state)
 	check();   /* the first page stays */
 }
 
+/* Pages are charged at the space's job and every job above it: a job's
+ * quota bounds the spaces of the jobs below it too (ERR_QUOTA), the
+ * total less the operator's reserve bounds everyone but the operator
+ * (ERR_NOSPC), and what is given back is given back at every level. */
+static void test_jobs_quotas_and_the_reserve(void **state)
+{
+	(void)state;
+	static struct ujob outer, inner;
+	struct uvm a, b;
+	struct vm_model am, bm;
+	memset(&outer, 0, sizeof(outer));
+	memset(&inner, 0, sizeof(inner));
+	int jo = lm_job_add(&lim, 0, &outer), ji = lm_job_add(&lim, jo, &inner);
+	lm_set_quota(&lim, jo, UL_PAGES, 40);
+	lm_set_quota(&lim, ji, UL_PAGES, 30);
+	assert_int_equal(host_uvm_init(&a, lm_job(&lim, jo)), 0);
+	assert_int_equal(vm_model_init(&am, &lim, jo), 0);
+	assert_int_equal(host_uvm_init(&b, lm_job(&lim, ji)), 0);
+	assert_int_equal(vm_model_init(&bm, &lim, ji), 0);
+	int64_t got, rc;
+	/* The inner job's own quota: its space maps until it holds 30 pages. */
+	for (got = 0; (rc = uvm_map_anon(&b, PG)) > 0; got++)
+		assert_int_equal(vm_model_map_anon(&bm, PG), rc);
+	assert_int_equal(vm_model_map_anon(&bm, PG), rc);
+	assert_int_equal(rc, ERR_QUOTA);
+	assert_int_equal(b.pages, 30);
+	assert_int_equal(inner.use[UL_PAGES], 30);
+	/* The outer job holds both spaces: 10 pages are left for a. */
+	for (got = 0; (rc = uvm_map_anon(&a, PG)) > 0; got++)
+		assert_int_equal(vm_model_map_anon(&am, PG), rc);
+	assert_int_equal(vm_model_map_anon(&am, PG), rc);
+	assert_int_equal(rc, ERR_QUOTA);
+	assert_int_equal(outer.use[UL_PAGES], 40);
+	assert_int_equal(a.pages + b.pages, 40);
+	assert_true(got > 0 && outer.refused[UL_PAGES] == 1 && inner.refused[UL_PAGES] == 1);
+	char why[256];
+	if (lm_check(&lim, why, sizeof(why)))
+		fail_msg("limits: %s", why);
+	/* The root: a total of what is held now plus 5, 3 of them reserved. */
+	lm_set_quota(&lim, jo, UL_PAGES, -1);
+	lm_set_quota(&lim, ji, UL_PAGES, -1);
+	struct ulimit_info i;
+	ulimit_get(UL_PAGES, &i);
+	lm_set(&lim, UL_PAGES, USER_PAGES_MAX, (int64_t)i.in_use + 5);
+	lm_set_reserve(&lim, UL_PAGES, 3);
+	assert_int_equal(uvm_map_anon(&b, 2 * PG), vm_model_map_anon(&bm, 2 * PG));
+	assert_int_equal(uvm_map_anon(&b, PG), ERR_NOSPC);
+	assert_int_equal(vm_model_map_anon(&bm, PG), ERR_NOSPC);
+	lm_reserve(&lim, 1);   /* the operator may take the rest */
+	assert_int_equal(uvm_map_anon(&b, 3 * PG), vm_model_map_anon(&bm, 3 * PG));
+	assert_int_equal(uvm_map_anon(&b, PG), ERR_NOSPC);
+	assert_int_equal(vm_model_map_anon(&bm, PG), ERR_NOSPC);
+	if (lm_check(&lim, why, sizeof(why)))
+		fail_msg("limits: %s", why);
+	host_uvm_free(&a);
+	vm_model_free(&am);
+	host_uvm_free(&b);
+	vm_model_free(&bm);
+	assert_int_equal(outer.use[UL_PAGES] + inner.use[UL_PAGES] + outer.use[UL_MAPPINGS], 0);
+	check();
+	lm_jobs_reset(&lim);
+}
+
 static void test_bad_mapping_panics(void **state)
 {
 	(void)state;
@@ -378,6 +442,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unmap_of_the_whole_area_is_quick, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stacks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_image_segments_and_writes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_jobs_quotas_and_the_reserve, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_mapping_panics, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,8 @@
 #include <panic.h>
 #include <printk.h>
 #include <user_cpu.h>
+#include <mosaic/syscall.h>
+#include "ulimit.h"
 
 #define PG UINT64_C(4096)
 #define PTE_P    (UINT64_C(1) << 0)
@@ -38,6 +40,8 @@ static uint64_t heap_live, flushes, printk_count;
 static char printk_last[256];
 static struct mutex *held[MUTEXES_MAX];
 static int nheld;
+static int reserve_allowed;
+static uint64_t refusal_reports;
 
 /* Entry i (256..511) of the fake kernel PML4: present, writable, NX, an
  * address outside the pool no walk ever follows. */
@@ -84,11 +88,11 @@ static uint32_t page_index(uint64_t phys, const char *what)
 }
 
 /* See uvm_host.h. */
-int host_uvm_init(struct uvm *vm)
+int host_uvm_init(struct uvm *vm, struct ujob *job)
 {
 	pool_init();
 	in_init = 1;
-	int rc = uvm_init(vm);
+	int rc = uvm_init(vm, job);
 	in_init = 0;
 	return rc;
 }
@@ -282,6 +286,13 @@ void mutex_init(struct mutex *m, const char *name)
 	m->name = name;
 }
 
+/* See mutex.h: one thread here, so fairness changes nothing. */
+void mutex_init_fair(struct mutex *m, const char *name)
+{
+	mutex_init(m, name);
+	m->fair = 1;
+}
+
 /* See mutex.h: never under a spinlock, never twice. */
 void mutex_lock(struct mutex *m)
 {
@@ -357,6 +368,32 @@ void printk(const char *fmt, ...)
 	vsnprintf(printk_last, sizeof(printk_last), fmt, ap);
 	va_end(ap);
 	printk_count++;
+}
+
+/* See uvm_host.h. */
+void host_reserve(int allowed)
+{
+	reserve_allowed = allowed;
+}
+
+/* See ulimit.h: as host_reserve() says. */
+int ulimit_reserve_allowed(void)
+{
+	return reserve_allowed;
+}
+
+/* See ulimit.h: counted, not printed; only quota and total refusals. */
+void ulimit_report_refusal(enum ulimit_kind k, struct ujob *job, int err)
+{
+	if (k >= UL_COUNT || !job || (err != ERR_QUOTA && err != ERR_NOSPC))
+		panic("uvm_host: a refusal of kind %d reported with error %d", k, err);
+	refusal_reports++;
+}
+
+/* See uvm_host.h. */
+uint64_t host_refusal_reports(void)
+{
+	return refusal_reports;
 }
 
 /* See panic.h: the condition, place and message, through panic(). */

@@ -22,6 +22,8 @@
  *    cmocka tests, fuzz_panic.h in harnesses).
  *  - Failures on demand: the n-th page allocation, heap allocation or TLB
  *    flush from now fails (host_fail_*()).
+ *  - The limits' environment (ulimit.h): whether charges may take the
+ *    operator's reserve (host_reserve()), and refusals reported, counted.
  *
  * A broken rule panics with a message naming it. Single-threaded.
  */
@@ -37,10 +39,11 @@
  * pages, mutexes and user memory are never touched under one. */
 extern int host_spin_depth;
 
-/* uvm_init() / uvm_free() with the rules of their context: the PML4 is
- * allocated, and the whole space freed, without the space's lock and
- * without a TLB flush (nothing runs on it). */
-int host_uvm_init(struct uvm *vm);
+/* uvm_init() (charged to job, NULL: the root) / uvm_free() with the
+ * rules of their context: the PML4 is allocated, and the whole space
+ * freed, without the space's lock and without a TLB flush (nothing runs on
+ * it). */
+int host_uvm_init(struct uvm *vm, struct ujob *job);
 void host_uvm_free(struct uvm *vm);
 
 /* Pages handed out and not freed (the kernel PML4 not counted), and pages
@@ -62,6 +65,11 @@ void host_fail_flush(uint32_t n);
 uint64_t host_heap_live(void);
 /* TLB flushes so far (failed ones too). */
 uint64_t host_flushes(void);
+/* Whether charges from now on may take the operator's reserve
+ * (ulimit_reserve_allowed()); refusals reported so far
+ * (ulimit_report_refusal()). */
+void host_reserve(int allowed);
+uint64_t host_refusal_reports(void);
 /* printk lines so far, and the last one. */
 uint64_t host_printk_count(void);
 const char *host_printk_last(void);

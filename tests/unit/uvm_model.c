@@ -103,7 +103,7 @@ static uint64_t pages_remove(struct vm_model *m, uint64_t start, uint64_t end)
 		}
 	}
 	content_drop(m, start, end);
-	lm_uncharge(m->lim, UL_PAGES, &m->pages, (uint32_t)removed);
+	lm_uncharge(m->lim, UL_PAGES, m->job, &m->pages, (uint32_t)removed);
 	if (removed)
 		m->flushed = 1;
 	return removed;
@@ -122,7 +122,7 @@ static int tables_need(struct vm_model *m, uint64_t va)
 			have = m->tables[l][i] == key;
 		if (have)
 			continue;
-		int rc = lm_page(m->lim, &m->pages);
+		int rc = lm_page(m->lim, m->job, &m->pages);
 		if (rc)
 			return rc;
 		if (m->ntables[l] == VM_MODEL_TABLES)
@@ -142,7 +142,7 @@ static int map_zero(struct vm_model *m, uint64_t va, uint64_t bytes, unsigned pr
 			return rc;
 		if (run_find(m, va + off) >= 0)
 			continue;
-		if ((rc = lm_page(m->lim, &m->pages)))
+		if ((rc = lm_page(m->lim, m->job, &m->pages)))
 			return rc;
 		page_add(m, va + off, prot);
 	}
@@ -152,22 +152,23 @@ static int map_zero(struct vm_model *m, uint64_t va, uint64_t bytes, unsigned pr
 /* ---- the operations ---- */
 
 /* See uvm_model.h. */
-int vm_model_init(struct vm_model *m, struct limit_model *lim)
+int vm_model_init(struct vm_model *m, struct limit_model *lim, int job)
 {
 	m->lim = lim;
+	m->job = job;
 	m->pages = m->nregions = m->nstacks = m->nruns = m->ncontent = 0;
 	m->ntables[0] = m->ntables[1] = m->ntables[2] = 0;
 	m->stack_next = USER_STACK_TOP;
 	m->flushed = 0;
-	return lm_page(lim, &m->pages);
+	return lm_page(lim, job, &m->pages);
 }
 
 /* See uvm_model.h. */
 void vm_model_free(struct vm_model *m)
 {
 	content_drop(m, 0, USER_TOP);
-	lm_uncharge(m->lim, UL_PAGES, &m->pages, m->pages);
-	lm_uncharge(m->lim, UL_MAPPINGS, &m->nregions, m->nregions);
+	lm_uncharge(m->lim, UL_PAGES, m->job, &m->pages, m->pages);
+	lm_uncharge(m->lim, UL_MAPPINGS, m->job, &m->nregions, m->nregions);
 	m->nruns = m->nstacks = 0;
 }
 
@@ -198,11 +199,11 @@ int64_t vm_model_map_anon(struct vm_model *m, uint64_t bytes)
 		return ERR_INVAL;
 	uint64_t size = (bytes + PG - 1) & ~(PG - 1);
 	uint32_t npages = size / PG > UINT32_MAX ? UINT32_MAX : (uint32_t)(size / PG);
-	int rc = lm_charge(m->lim, UL_PAGES, &m->pages, npages);
+	int rc = lm_charge(m->lim, UL_PAGES, m->job, &m->pages, npages);
 	if (rc)
 		return rc;
-	lm_uncharge(m->lim, UL_PAGES, &m->pages, npages);
-	if ((rc = lm_charge(m->lim, UL_MAPPINGS, &m->nregions, 1)))
+	lm_uncharge(m->lim, UL_PAGES, m->job, &m->pages, npages);
+	if ((rc = lm_charge(m->lim, UL_MAPPINGS, m->job, &m->nregions, 1)))
 		return rc;
 	uint32_t at = 0;
 	uint64_t va = 0;
@@ -211,7 +212,7 @@ int64_t vm_model_map_anon(struct vm_model *m, uint64_t bytes)
 	if (!rc && (rc = map_zero(m, va, size, UVM_WRITE)))
 		pages_remove(m, va, va + size);
 	if (rc) {
-		lm_uncharge(m->lim, UL_MAPPINGS, &m->nregions, 1);
+		lm_uncharge(m->lim, UL_MAPPINGS, m->job, &m->nregions, 1);
 		return rc;
 	}
 	if (m->nregions > VM_MODEL_REGIONS)
@@ -236,11 +237,11 @@ int vm_model_unmap_anon(struct vm_model *m, uint64_t addr, uint64_t bytes)
 		if (m->regions[i].start < addr && m->regions[i].end > end)
 			split = (int)i;
 	if (split >= 0) {
-		int rc = lm_charge(m->lim, UL_MAPPINGS, &m->nregions, 1);
+		int rc = lm_charge(m->lim, UL_MAPPINGS, m->job, &m->nregions, 1);
 		if (rc)
 			return rc;
 		if (lm_heap_fails(m->lim)) {
-			lm_uncharge(m->lim, UL_MAPPINGS, &m->nregions, 1);
+			lm_uncharge(m->lim, UL_MAPPINGS, m->job, &m->nregions, 1);
 			return ERR_NOMEM;
 		}
 		if (m->nregions > VM_MODEL_REGIONS)
@@ -260,7 +261,7 @@ int vm_model_unmap_anon(struct vm_model *m, uint64_t addr, uint64_t bytes)
 		} else if (*s >= addr && *e <= end) {
 			memmove(&m->regions[i], &m->regions[i + 1],
 				(m->nregions - i - 1) * sizeof(m->regions[0]));
-			lm_uncharge(m->lim, UL_MAPPINGS, &m->nregions, 1);
+			lm_uncharge(m->lim, UL_MAPPINGS, m->job, &m->nregions, 1);
 		} else {
 			if (*s < addr)
 				*e = addr;

@@ -36,6 +36,7 @@ struct vm_run {
 
 struct vm_model {
 	struct limit_model *lim;
+	int job;                         /* the model job it is charged to */
 	uint32_t pages, nregions;
 	struct { uint64_t start, end; } regions[VM_MODEL_REGIONS];     /* by address */
 	struct { uint64_t top, size; int in_use; } stacks[VM_MODEL_STACKS];   /* newest first */
@@ -52,9 +53,9 @@ struct vm_model {
 	int flushed;   /* the last operation unmapped pages (the kernel flushed the TLB) */
 };
 
-/* uvm_init(): 0, or ERR_LIMIT / ERR_NOSPC / ERR_NOMEM for the PML4 (then
- * the model holds nothing). */
-int vm_model_init(struct vm_model *m, struct limit_model *lim);
+/* uvm_init() charged to model job job: 0, or ERR_LIMIT / ERR_QUOTA /
+ * ERR_NOSPC / ERR_NOMEM for the PML4 (then the model holds nothing). */
+int vm_model_init(struct vm_model *m, struct limit_model *lim, int job);
 /* uvm_free(): everything uncharged. */
 void vm_model_free(struct vm_model *m);
 /* uvm_map_anon(), uvm_unmap_anon(), uvm_map_zero(), uvm_write(),

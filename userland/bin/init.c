@@ -1,8 +1,8 @@
 /* init — the first process: runs the lines of init.rc, which the kernel
  * passes as its arguments, one program per line ("name args...", a final
  * "&" runs it in the background: init waits until it called ready(), at
- * most 5 s, then goes on). Then says it is ready (the kernel starts the
- * shell) and collects its children as they end. */
+ * most 5 s, then goes on), each in a job of its own. Then says it is ready
+ * (the kernel starts the shell) and collects its children as they end. */
 #include <stdio.h>
 #include <string.h>
 #include <mosaic.h>
@@ -79,7 +79,7 @@ static void run_line(char *line)
 	if (n == 0)
 		return;
 	int pid = spawn(words[0], n, (const char *const *)words, NULL, NULL, 0,
-			background ? SPAWN_WAIT_READY : 0, READY_TIMEOUT_NS);
+			SPAWN_NEW_JOB | (background ? SPAWN_WAIT_READY : 0), READY_TIMEOUT_NS);
 	if (pid < 0) {
 		printf("init: cannot start %s: %s\n", words[0], strerror(pid));
 		return;

@@ -8,7 +8,8 @@
  * gives them back, and checks that one can be made again. `nice` checks
  * the nice capability (run it with `run -n` to see it held); `owner` that
  * a service name stays its owner's until the owner ends. Exit status 0
- * when every refusal was ERR_LIMIT or ERR_NOSPC and everything came back. */
+ * when every refusal was ERR_LIMIT, ERR_QUOTA or ERR_NOSPC and everything
+ * came back. */
 #include <stdio.h>
 #include <string.h>
 #include <mosaic.h>
@@ -31,7 +32,7 @@ _Static_assert(SYS_THREAD_EXIT == 7, "limits_exit_thread's number");
 static int refused(const char *what, int n, int64_t err)
 {
 	printf("limits: %s: %d made, then %s\n", what, n, strerror((int)err));
-	return err == ERR_LIMIT || err == ERR_NOSPC ? 0 : 1;
+	return err == ERR_LIMIT || err == ERR_QUOTA || err == ERR_NOSPC ? 0 : 1;
 }
 
 /* Prints why the case fails; returns 1. */

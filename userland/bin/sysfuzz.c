@@ -25,7 +25,8 @@
  * partial unmaps, spawn storms of short-lived, faulting and idle children
  * (some killed, some left to be orphaned), threads created and left
  * unjoined, many service names published and looked up, IPC calls to
- * servers that are killed while calls wait, and bursts of single calls.
+ * servers that are killed while calls wait, job trees that grow and refill
+ * while their jobs are killed at random, and bursts of single calls.
  * Each step's result must be one its call can give. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,11 +189,11 @@ static void seq_expect(const char *what, int64_t r, int ok)
 	seq_failed = 1;
 }
 
-/* The errors of running into a limit or out of memory (a random
- * SYS_FAIL_NTH of an earlier burst may make any allocation fail). */
+/* The errors of running into a limit or a quota, or out of memory (a
+ * random SYS_FAIL_NTH of an earlier burst may make any allocation fail). */
 static int seq_limit(int64_t r)
 {
-	return r == ERR_LIMIT || r == ERR_NOSPC || r == ERR_NOMEM;
+	return r == ERR_LIMIT || r == ERR_QUOTA || r == ERR_NOSPC || r == ERR_NOMEM;
 }
 
 /* Mappings of random sizes up to the page limit, some partly unmapped,
@@ -381,12 +382,77 @@ static void seq_ipc(void)
 		handle_close(ep);
 }
 
+#define TREE_ROOTS 4
+#define TREE_DEPTH 3
+
+/* A node of a job tree (--node D): below depth 0 it starts 1..3 children
+ * of depth D - 1, each in a job of its own or in this one, then for a
+ * while kills one of them now and then (its job with it when it leads
+ * one) and starts another in its place, as a tree that refills would; then
+ * it idles until it is killed. Results are not checked here: a node dies
+ * with its job at any moment. */
+static int seq_node(int64_t depth)
+{
+	static int kids[3];
+	char d[8];
+	snprintf(d, sizeof(d), "%ld", depth - 1);
+	const char *args[] = { "sysfuzz", "--node", d };
+	int n = depth > 0 ? 1 + (int)(next() % 3) : 0;
+	for (int i = 0; i < n; i++)
+		kids[i] = spawn("sysfuzz", 3, args, NULL, NULL, 0, next() % 2 ? SPAWN_NEW_JOB : 0, 0);
+	for (int round = 0; round < 8 && n; round++) {
+		sleep_ns(1000000 * (1 + next() % 10));
+		int i = (int)(next() % (uint64_t)n);
+		if (kids[i] > 0 && next() % 2) {
+			kill(kids[i]);
+			wait(kids[i], NULL, SEQ_TIMEOUT_NS);
+			kids[i] = spawn("sysfuzz", 3, args, NULL, NULL, 0, next() % 2 ? SPAWN_NEW_JOB : 0, 0);
+		}
+	}
+	sleep_ns(3600ull * 1000000000ull);
+	return 0;
+}
+
+/* Job trees: up to TREE_ROOTS children, each leading a job of its own,
+ * grow trees of nodes (seq_node) that refill as they kill; each root is
+ * killed at a random moment, which must end its whole tree (the QEMU test
+ * checks that nothing stays), and collected as killed. */
+static void seq_jobs(void)
+{
+	static int roots[TREE_ROOTS];
+	char d[8];
+	snprintf(d, sizeof(d), "%d", 1 + (int)(next() % TREE_DEPTH));
+	const char *args[] = { "sysfuzz", "--node", d };
+	int n = 0;
+	while (n < TREE_ROOTS) {
+		int r = spawn("sysfuzz", 3, args, NULL, NULL, 0, SPAWN_NEW_JOB, 0);
+		if (r < 0) {
+			seq_expect("SYS_SPAWN (job)", r, seq_limit(r));
+			break;
+		}
+		roots[n++] = r;
+	}
+	for (int i = 0; i < n; i++) {
+		sleep_ns(1000000 * (next() % 40));
+		int r = kill(roots[i]);
+		seq_expect("SYS_KILL (job)", r, r == 0);
+		struct wait_info wi = { 0 };
+		r = wait(roots[i], &wi, SEQ_TIMEOUT_NS);
+		seq_expect("SYS_WAIT (job)", r, r == roots[i] && wi.how == WAIT_KILLED);
+	}
+}
+
 static volatile uintptr_t seq_bad_ptr = 16;   /* never mapped; opaque to the compiler */
 
-/* A child of a sequence: --child K (0 exit, 1 sleep, 2 fault, 3 idle) or
- * --serve N (publish an endpoint as "sysfuzz.sPID", answer N calls, exit). */
+/* A child of a sequence: --child K (0 exit, 1 sleep, 2 fault, 3 idle),
+ * --serve N (publish an endpoint as "sysfuzz.sPID", answer N calls, exit)
+ * or --node D (a node of a job tree). */
 static int seq_child(const char *how, const char *n)
 {
+	if (strcmp(how, "--node") == 0) {
+		int64_t depth;
+		return parse_int(n, 0, TREE_DEPTH, &depth) ? 2 : seq_node(depth);
+	}
 	if (strcmp(how, "--serve") == 0) {
 		int64_t calls;
 		static char rbuf[256];
@@ -417,12 +483,13 @@ static int seq_child(const char *how, const char *n)
 static int seq_worker(int64_t rounds, int me)
 {
 	for (int64_t r = 0; r < rounds; r++) {
-		switch (next() % 6) {
+		switch (next() % 7) {
 		case 0: seq_maps(); break;
 		case 1: seq_spawns(); break;
 		case 2: seq_threads(); break;
 		case 3: seq_names(me); break;
 		case 4: seq_ipc(); break;
+		case 5: seq_jobs(); break;
 		default: {
 			uint64_t ok;
 			single_calls(2000, &ok);
@@ -470,7 +537,8 @@ static int seq_main(int64_t procs, int64_t rounds, int64_t seed)
 int main(int argc, char **argv)
 {
 	int64_t seed = 1, count = 100000, procs = 0, rounds = 0, worker = 0;
-	if (argc == 3 && (strcmp(argv[1], "--child") == 0 || strcmp(argv[1], "--serve") == 0)) {
+	if (argc == 3 && (strcmp(argv[1], "--child") == 0 || strcmp(argv[1], "--serve") == 0 ||
+			  strcmp(argv[1], "--node") == 0)) {
 		rng = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull | 1;
 		return seq_child(argv[1], argv[2]);
 	}

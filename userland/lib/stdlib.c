@@ -82,6 +82,7 @@ const char *strerror(int err)
 		[-ERR_EXIST] = "ERR_EXIST", [-ERR_MSGSIZE] = "ERR_MSGSIZE",
 		[-ERR_NOREPLY] = "ERR_NOREPLY", [-ERR_TOOBIG] = "ERR_TOOBIG",
 		[-ERR_NOEXEC] = "ERR_NOEXEC", [-ERR_BUSY] = "ERR_BUSY", [-ERR_LIMIT] = "ERR_LIMIT",
+		[-ERR_QUOTA] = "ERR_QUOTA",
 	};
 	if (err < 0 && -err < (int)(sizeof(text) / sizeof(text[0])) && text[-err])
 		return text[-err];

@@ -67,7 +67,7 @@ int thread_sched_running(void);
 struct thread *thread_create_detached(const char *name, void (*fn)(void *), void *arg);
 /* Sleep at least ns (tick resolution). Threads context, interrupts on. */
 void thread_sleep_ns(uint64_t ns);
-/* The calling thread's preemption-disable count (cpu/user_cpu.c, around a
+/* The calling thread's preemption-disable count (cpu/tlb.c, around a
  * TLB shootdown; intr/ipi.c, around a cross-CPU call); the outermost
  * enable switches if one was owed. */
 void preempt_disable(void);

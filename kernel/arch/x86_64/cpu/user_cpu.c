@@ -70,6 +70,7 @@ void user_cpu_init(struct user_cpu_features *out)
 		features.smap = (b >> 20) & 1;
 		features.umip = (c >> 2) & 1;
 	}
+	tlb_init();
 	for (unsigned cpu = 0; cpu < smp_cpu_count(); cpu++)
 		if (smp_cpu_online(cpu) && smp_call_on(cpu, user_cpu_setup, NULL))
 			printk("user: cpu %u did not take the system-call set-up\n", cpu);
@@ -90,32 +91,10 @@ void user_cpu_switch(void *prev_fpu, void *next_fpu, uint64_t next_cr3, uint64_t
 		p->kernel_rsp = next_stack_top;
 		gdt_set_rsp0(p->cpu, next_stack_top);
 	}
-	if (read_cr3() != cr3)
+	if (read_cr3() != cr3) {
+		tlb_note_cr3(next_fpu ? cr3 : 0);
 		write_cr3(cr3);
-}
-
-/* smp_call_on()'s handler of user_cpu_flush_tlb(): a CPU running on the
- * page tables *arg reloads CR3, which drops their TLB entries (no PCIDs:
- * every non-global entry goes). Interrupts off. */
-static void user_cpu_flush_one(void *arg)
-{
-	uint64_t cr3 = *(const uint64_t *)arg;
-	if (read_cr3() == cr3)
-		write_cr3(cr3);
-}
-
-/* See user_cpu.h. Preemption stays off so that the caller's own CPU is
- * the one smp_call_on() runs directly; a CPU that switches to these page
- * tables after the entries were cleared loads them fresh. */
-int user_cpu_flush_tlb(uint64_t cr3)
-{
-	int rc = 0;
-	preempt_disable();
-	for (unsigned cpu = 0; cpu < smp_cpu_count(); cpu++)
-		if (smp_cpu_online(cpu) && smp_call_on(cpu, user_cpu_flush_one, &cr3))
-			rc = -1;
-	preempt_enable();
-	return rc;
+	}
 }
 
 /* See user_cpu.h. */

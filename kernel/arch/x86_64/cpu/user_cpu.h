@@ -34,12 +34,19 @@ void user_cpu_init(struct user_cpu_features *out);
  * kernel_rsp); a kernel thread (next_fpu NULL) gets the kernel's page
  * tables. Interrupts off. */
 void user_cpu_switch(void *prev_fpu, void *next_fpu, uint64_t next_cr3, uint64_t next_stack_top);
-/* After entries of the page tables cr3 were cleared (kernel/user/uvm.c):
- * every online CPU running on them reloads CR3, so none keeps a
- * translation to a page about to be freed. 0, or -1 when a CPU did not
- * answer (smp_call_on(); the caller must not reuse the pages). Thread
- * context, interrupts on, no spinlock held. */
+/* tlb.c. After entries of the page tables cr3 were cleared
+ * (kernel/user/uvm.c): every online CPU running on them reloads CR3, so
+ * none keeps a translation to a page about to be freed; one round of IPIs
+ * to those CPUs only, at once, shared with shootdowns that overlap. 0, or
+ * -1 when a CPU did not flush within 20 s (reported; the caller must not
+ * reuse the pages). Thread context, interrupts on, no spinlock held. */
 int user_cpu_flush_tlb(uint64_t cr3);
+/* tlb.c: install the shootdown's IPI handler. Boot CPU, before the first
+ * process. */
+void tlb_init(void);
+/* tlb.c: this CPU is about to load the page tables cr3 (0: the kernel's);
+ * user_cpu_switch() says so before the load. Interrupts off. */
+void tlb_note_cr3(uint64_t cr3);
 /* Enter user mode with tf's registers; never returns (syscall.asm).
  * Interrupts off. */
 void arch_user_return(struct trap_frame *tf) __attribute__((noreturn));

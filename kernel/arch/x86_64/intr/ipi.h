@@ -8,6 +8,7 @@
 #define VEC_IPI_CALL 0xE0   /* run the per-CPU mailbox's function */
 #define VEC_IPI_RESCHED 0xE1   /* the scheduler: a better thread, or repick (thread.h) */
 #define VEC_IPI_EMUL_THERM 0xE2   /* the emulated HFI device: raise the thermal LVT (emul/emul_hfi.c) */
+#define VEC_IPI_TLB 0xE3   /* flush the TLB: a shootdown of user page tables (cpu/tlb.c) */
 
 /* Install the IPI handlers. Boot CPU, boot-time, before any AP
  * starts. */
