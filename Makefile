@@ -254,6 +254,7 @@ UNIT_SRCS_ule_sync := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp_regimes  := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp_itd      := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp_interact := $(ULE_TEST_SRCS)
+UNIT_SRCS_hmp_perf0   := $(ULE_TEST_SRCS)
 UNIT_SRCS_hmp          := kernel/sched/hmp.c kernel/sched/hmp_describe.c tests/unit/sched_plat_test.c
 UNIT_SRCS_hmp_race     := kernel/sched/hmp.c tests/unit/sched_plat_mt.c
 # The race test runs the core on pthreads (sched_plat_mt.c) under ThreadSanitizer.
