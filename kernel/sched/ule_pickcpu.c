@@ -92,7 +92,8 @@ static int latency_sensitive(const struct search_mode *mode, const struct td_sch
  * else the least loaded anywhere; *path gets the counter of the step that
  * found it. With kern.sched.hmp.latency a latency-sensitive thread counts
  * every CPU where it would be the best priority as free, so the fastest
- * of them wins over an idle slower one. Never -1 for a non-empty mask. */
+ * of them wins over an idle slower one; every step counts leaving (a sync
+ * waker's CPU, or NULL) without its thread. Never -1 for a non-empty mask. */
 static int pick_search(const struct search_mode *mode, const struct td_sched *ts,
 		       const struct cpuset *mask, const struct tdq *leaving, struct sched_stats *st,
 		       uint64_t **path)
@@ -116,7 +117,10 @@ static int pick_search(const struct search_mode *mode, const struct td_sched *ts
 		*path = &st->pick_preempt;
 	}
 	if (cpu < 0) {
-		cpu = sched_lowest(mode, sched_top, mask, -1, INT_MAX, ts->ts_cpu, running);
+		struct cpu_search any = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = ts->ts_cpu,
+					  .cs_running = running, .cs_pri = -1, .cs_load = INT_MAX,
+					  .cs_free_pri = -1, .cs_hog = 1, .cs_leaving = leaving };
+		cpu = sched_lowest_search(sched_top, &any);
 		*path = &st->pick_lowest;
 	}
 	if (cpu < 0)
@@ -190,9 +194,9 @@ static void count_type(struct sched_stats *st, int cpu)
 }
 
 /* The CPU to queue ts on; counts the path taken and the chosen core type
- * in the calling CPU's schedstats. flags SPC_* (ule.h). The steps are numbered as in FreeBSD's sched_pickcpu()
- * (step 3, interrupt threads, does not apply: Mosaic has no interrupt
- * threads). Under kern.sched.policy hmp, CPUs with HFI perf 0 are left
+ * in the calling CPU's schedstats; flags SPC_* (ule.h). The steps are
+ * numbered as in FreeBSD's sched_pickcpu() (step 3, interrupt threads,
+ * does not apply: Mosaic has no interrupt threads). Under kern.sched.policy hmp, CPUs with HFI perf 0 are left
  * out while the thread may run elsewhere (and with class_aware an
  * interactive thread keeps to the fastest CPUs); with a primary domain
  * (kern.sched.primary) the search stays in it while one of its CPUs is
