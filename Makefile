@@ -461,7 +461,7 @@ $(BUILD)/sim-nocost/schedsim: $(patsubst %.c,$(BUILD)/sim-nocost/%.o,$(SIM_SCHED
 # ---------------------------------------------------------------- targets
 # Public targets first install missing tools (tools/deps.sh), then build.
 UNIT_BINS := $(addprefix $(BUILD)/unit/test_,$(UNIT_TESTS))
-.PHONY: all deps run-qemu debug iso test fuzz fuzz-merge fuzz-coverage bench sim clean build-kernel build-iso \
+.PHONY: all deps run-qemu debug iso test fuzz fuzz-merge fuzz-coverage bench sim properties clean build-kernel build-iso \
         build-test FORCE
 
 all: deps
@@ -482,6 +482,16 @@ iso: deps
 
 # The simulator needs only the host compiler.
 sim: $(BUILD)/schedsim
+
+# The long property run (docs/sim.md, "Property run"): N generated machines
+# from SEED, every workload; PROPS_ARGS adds schedsim options (e.g.
+# "--sysctl kern.sched.hmp.perf0=overflow", "--workload cpu"). Its report
+# goes to stdout, the time it took to stderr; exit status 1 when a property
+# failed.
+N ?= 2000
+SEED ?= 1
+properties: $(BUILD)/schedsim
+	$(BUILD)/schedsim --properties $(N) --seed $(SEED) $(PROPS_ARGS)
 
 # RUN and CMDLINE reach the runner through the environment, so any quoting
 # inside them survives the shell.

@@ -174,7 +174,6 @@ struct sim_config {
 	int trace;                   /* record placement segments */
 	const uint64_t *opt;         /* a kernel/bench workload's options, else NULL */
 	int watch;                   /* measure idle-while-overloaded stretches (sim_watch.c) */
-	const struct cpuset *watch_skip;   /* CPUs whose idleness does not count, or NULL */
 	int hmp_scramble;            /* every hmp input replaced (sim_hmp.c), from scramble_seed */
 	uint64_t scramble_seed;
 };

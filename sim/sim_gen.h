@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include "sim_machine.h"
 
-/* Room for the largest description the generator writes (34 CPUs). */
+/* Room for the largest description the generator writes (36 CPUs). */
 #define SIM_GEN_TEXT_MAX 8192
 
 /* Writes the description of machine number seed (NUL-terminated) into

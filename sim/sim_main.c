@@ -12,7 +12,7 @@
  *            [--OPTION VALUE]...
  *   schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]...
- *            [--OPTION VALUE]...
+ *            [--control ule|hmp] [--workload NAME [--OPTION VALUE]...]
  *   schedsim --gen SEED
  *   schedsim --list
  *   schedsim --vars-markdown ule|hmp|policies
@@ -56,7 +56,8 @@ static void usage_exit(const char *msg)
 			"                [--name NAME] [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
 			"                [--topology mosaic|freebsd] [--hmp-scramble SEED] [--OPTION VALUE]...\n"
 			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
-			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--OPTION VALUE]...\n"
+			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--control ule|hmp]\n"
+			"                [--workload NAME [--OPTION VALUE]...]\n"
 			"       schedsim --gen SEED\n"
 			"       schedsim --list\n"
 			"       schedsim --vars-markdown ule|hmp|policies\n");
@@ -78,6 +79,7 @@ struct options {
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns, spawn_ns;
 	uint64_t gen, properties;    /* --gen SEED, --properties N */
 	int cost, flat;
+	int control;                 /* --control ule|hmp (with --properties): 1, 2; else 0 */
 	int topology;                /* enum topo_kind: --topology */
 	int duration_given, runs_given, gen_given, threads_given, policies_given;
 	int hmp_scramble;            /* --hmp-scramble SEED */
@@ -170,7 +172,11 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->policies = v;
 			o->policies_given = 1;
 		}
-		else if (!strcmp(a, "--name"))
+		else if (!strcmp(a, "--control")) {
+			if (strcmp(v, "ule") && strcmp(v, "hmp"))
+				usage_exit("--control: ule or hmp");
+			o->control = !strcmp(v, "ule") ? 1 : 2;
+		} else if (!strcmp(a, "--name"))
 			o->name = v;
 		else if (!strcmp(a, "--trace"))
 			o->trace = v;
@@ -227,6 +233,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		gen_exit(o->gen);
 	if (!o->properties && (!o->machine || !o->workload))
 		usage_exit("--machine and --workload are required");
+	if (!o->properties && o->control)
+		usage_exit("--control: only with --properties");
 	if (o->flat && o->topology == TOPO_FREEBSD)
 		usage_exit("--flat and --topology freebsd: two different trees, give one");
 }
@@ -338,20 +346,19 @@ static char **bench_words(const struct options *o, const struct sim_sweep *sw, i
 }
 
 /* --properties N: the property run (sim_props.c) over machines --seed ..
- * --seed + N - 1 with kernel/bench's cpu (--time 2 unless given), one run
- * per point unless --runs says, every thread count 1..2 × CPUs unless
- * --threads says. Its exit status: 0 when every property held, else 1. */
+ * --seed + N - 1: every workload of its plan (sim_props_plan.c) with the
+ * plan's options, runs and counts, or only --workload's with its options
+ * as given over the plan's; --runs and --threads for every workload when
+ * given. Its exit status: 0 when every property held, else 1. */
 static int properties_main(const struct options *o)
 {
 	static struct sim_props pr;
 	static struct sim_sweep sw;   /* the --threads list */
 	static uint64_t opt[BENCH_WL_OPT_MAX];
 	static char args[2048];
-	const struct sim_workload *wl = sim_workload_find("cpu");
-	const struct bench_wl *bw = sim_workload_bench(wl);
 	char err[200];
-	if (o->machine || (o->workload && strcmp(o->workload, "cpu")))
-		usage_exit("--properties: generated machines, workload cpu (no --machine, no other --workload)");
+	if (o->machine)
+		usage_exit("--properties: generated machines (no --machine)");
 	if (o->policies_given || o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble ||
 	    o->topology != TOPO_MOSAIC)
 		usage_exit("--properties: its own policies and report (no --policy, --trace, --compare, --name, "
@@ -362,16 +369,25 @@ static int properties_main(const struct options *o)
 	}
 	if (o->properties > UINT64_MAX - o->seed)
 		usage_exit("--properties N --seed S: S + N beyond 2^64");
-	bench_wl_defaults(bw, opt);
-	opt[bench_wl_opt_index(bw, "time")] = 2;
-	static const int one[] = { 1 };
 	if (o->threads_given)
 		parse_threads(o->threads, &sw);
-	workload_options(o, wl, opt, sw.ncols ? sw.threads : one, sw.ncols ? sw.ncols : 1);
+	pr.only = -1;
+	if (o->workload) {
+		if ((pr.only = sim_props_find(o->workload)) < 0)
+			usage_exit("--properties --workload: one of cpu, make, pgbench, hackbench, schbench, frames");
+		static const int one[] = { 1 };
+		sim_props_defaults(pr.only, opt);
+		workload_options(o, sim_workload_find(o->workload), opt, sw.ncols ? sw.threads : one,
+				 sw.ncols ? sw.ncols : 1);
+		const char *len_opt = sim_props_wls[pr.only].len_opt;
+		for (int i = 0; i < o->nwl_opt; i++)
+			pr.only_len_given |= len_opt && !strcmp(o->wl_opt[i][0], len_opt);
+		pr.only_opt = opt;
+	} else if (o->nwl_opt) {
+		snprintf(err, sizeof(err), "--properties: a workload option (--%s) needs --workload", o->wl_opt[0][0]);
+		usage_exit(err);
+	}
 	size_t n = 0;
-	for (int k = 0; k < bw->nopts; k++)
-		n += (size_t)snprintf(args + n, sizeof(args) - n, "%s--%s %llu", k ? " " : "", bw->opts[k].name,
-				      (unsigned long long)opt[k]);
 	if (o->duration_given)
 		n += (size_t)snprintf(args + n, sizeof(args) - n, " --duration-ms %llu", (unsigned long long)o->duration_ms);
 	if (o->hz != 100)
@@ -386,14 +402,16 @@ static int properties_main(const struct options *o)
 		n += (size_t)snprintf(args + n, sizeof(args) - n, " --sysctl %s", o->sysctl_arg[i]);
 	pr.first = o->seed;
 	pr.count = o->properties;
-	pr.runs = o->runs_given ? (int)o->runs : 1;
+	pr.runs = o->runs_given ? (int)o->runs : 0;
 	pr.ncounts = sw.ncols;
 	memcpy(pr.counts, sw.threads, sizeof(pr.counts));
-	pr.args = args;
-	pr.base = (struct sim_config){ .settings = o->settings, .nsettings = o->nsettings, .wl = wl,
+	pr.args = args + (n ? 1 : 0);
+	pr.control = o->control != 0;
+	pr.control_policy = o->control - 1;
+	pr.base = (struct sim_config){ .settings = o->settings, .nsettings = o->nsettings,
 				       .duration_ns = (o->duration_given ? o->duration_ms : 3600000) * 1000000ull,
 				       .hz = (int)o->hz, .ipi_ns = o->ipi_ns, .resume_ns = o->resume_ns,
-				       .spawn_ns = o->spawn_ns, .opt = opt };
+				       .spawn_ns = o->spawn_ns };
 	return sim_props_run(&pr);
 }
 

@@ -1,23 +1,33 @@
 /*
  * sim_props.c — the property run (sim_props.h; docs/sim.md "Property
- * run"). For each generated machine and each thread count T, `runs` runs
- * (seeded as a sweep seeded with the machine's number: the same seeds for
- * every policy) of ule, hmp, the oracle (only where it is an upper bound)
- * and ule with every hmp input scrambled, and the checks:
- *   P1  median(hmp) >= 0.99 × median(ule), on machines whose HFI table
- *       describes the speeds the work clock runs them at (facts_of); on
- *       the others how hmp fares is reported, not checked;
- *   P2  median(hmp) >= 0.97 × median(oracle) where the oracle is an upper
- *       bound for hmp (facts_of);
- *   P3  in every run of ule, hmp and the oracle, no CPU idle while another
- *       has two or more threads for longer than the balancer's longest
- *       gap plus a tick (sim_watch.c);
+ * run"). For each generated machine, each workload of the plan
+ * (sim_props_plan.c: cpu, make, pgbench, hackbench, schbench, frames) and
+ * each of its thread counts T, the plan's number of runs (seeded as a
+ * sweep seeded with the machine's number: the same seeds for every
+ * policy) of ule, ule with every hmp input scrambled, hmp, and for cpu the
+ * oracle where it is an upper bound; then the checks:
+ *   P1  median(hmp) >= 0.99 × median(ule) for cpu, 0.98 × for the others
+ *       (a lower-is-better figure inverted), where the machine's HFI table
+ *       describes the speeds the work clock runs it at (sim_props_facts_of);
+ *       on the others how hmp fares is reported, not checked;
+ *   P2  cpu: median(hmp) >= 0.97 × median(oracle) where the oracle is an
+ *       upper bound for hmp;
+ *   P3  cpu: in every run of ule, hmp and the oracle, no CPU idle while
+ *       another has two or more threads for longer than the balancer's
+ *       longest gap plus a tick (sim_watch.c);
  *   P4  ule with hmp's inputs scrambled gives the same value, engine
- *       events, cost counts and placement segments as ule, run by run.
+ *       events, cost counts and placement segments as ule, in the first
+ *       run of every count of every workload.
+ * With --control POLICY both sides of P1 are POLICY's, the second under
+ * other seeds (the sweep seed plus 2^32), and only P1 is checked, on every
+ * machine: the noise of the medians (docs/sim.md, "The runs").
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_math.h"
+#include "bench_out.h"
+#include "strbuf.h"
 #include "ule.h"
 #include "sim_clock.h"
 #include "sim_gen.h"
@@ -27,33 +37,35 @@
 
 enum { POL_ULE, POL_HMP, POL_ORACLE, NPOL };
 enum { P1, P2, P3, P4, NPROP };
-enum { P1_APPLIES, P1_NEVER, P1_AVOID, P1_RATIO, P1_POWER, NP1 };   /* facts.p1_why */
-/* perf / speed of any two CPUs with rows within this ratio (× 100): the
- * generator's truthful tables (perf = scale × speed, favoured cores up to
- * 16 of 255 below, rounding) stay within 1.10 */
-#define P1_RATIO_MAX 125
-#define MAX_COUNTS (2 * MACHINE_MAX_CPUS)
+#define CONTROL_SEED_OFFSET (1ull << 32)   /* --control's second side: the sweep seed plus this */
+#define LINES_PER_WL 40                    /* failure lines of one workload on one machine, at most */
 
 static const char *const pol_name[NPOL] = { "ule", "hmp", "oracle" };
 static struct sim_policy pols[NPOL];
 
-/* What a machine's description says about the properties that apply. */
-struct facts {
-	int p1;                  /* the table describes the machine */
-	int p1_why;              /* why not: P1_NEVER.. */
-	int bound;               /* the oracle is an upper bound for hmp */
-	struct cpuset never;     /* CPUs hmp is told never to use */
+/* P1 of one workload over the run (points: machine and count pairs). */
+struct wl_tally {
+	uint64_t points, failed, machines, failed_machines;
+	int32_t *ratio;                           /* hmp / ule × 10000 of each checked point */
+	uint64_t *ratio_seed;
+	int *ratio_count;
+	size_t nratio, cap;
+	uint64_t info_points, info_below;         /* where P1 is not checked */
+	int64_t info_worst;                       /* lowest hmp/ule there, × 10000 (-1: none yet) */
+	uint64_t info_seed;
+	int info_count;
+	uint64_t one_type_points;                 /* checked points on machines of one core type */
+	int64_t one_type_lowest;                  /* their lowest ratio × 10000 (-1: none yet) */
+	uint64_t one_type_seed;
+	int one_type_count;
 };
 
-/* Totals over the run; points are (machine, thread count) pairs. */
+/* Totals over the run. */
 struct tally {
 	uint64_t points[NPROP], failed[NPROP], machines[NPROP], failed_machines[NPROP];
 	uint64_t skipped[NPROP];                  /* machines a property does not apply to */
-	uint64_t p1_skipped[NP1];                 /* P1's, by reason */
-	uint64_t p1_info_points, p1_info_below;   /* hmp against ule where P1 is not checked */
-	int64_t p1_info_worst;                    /* lowest hmp/ule there, × 10000 (-1: none yet) */
-	uint64_t p1_info_seed;
-	int p1_info_threads;
+	uint64_t p1_skipped[SIM_PROPS_NP1];       /* P1's, by reason */
+	struct wl_tally wl[SIM_PROPS_NWL];
 	uint64_t p3_failed[NPOL], p3_machines[NPOL];
 	uint64_t longest_ns[NPOL], longest_seed[NPOL];
 	int longest_threads[NPOL];
@@ -66,40 +78,68 @@ struct mstate {
 	struct tally *t;
 	uint64_t seed;
 	const struct sim_machine *sm;
-	struct facts f;
+	struct sim_props_facts f;
 	uint64_t allowed_ns;     /* P3's limit */
-	int failed[NPROP], p3_failed[NPOL], nosample;
-	int nfail, fail_counts[MAX_COUNTS];
-	char text[32768];
+	int failed[SIM_PROPS_NWL][NPROP], p3_failed[NPOL], nosample[SIM_PROPS_NWL], any;
+	/* the workload being checked */
+	int w, runs;
+	const struct bench_wl *bw;
+	uint64_t opt[BENCH_WL_OPT_MAX];
+	int nfail, fail_counts[SIM_PROPS_MAX_COUNTS], lines, lines_left_out;
+	char text[65536];
 	size_t n;
 };
 
-/* Appends a printf-formatted line to the machine's report (cut short
- * with a note once it is full). */
-static void note(struct mstate *ms, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct mstate *ms, const char *fmt, ...)
+/* Appends a printf-formatted line to the machine's report. */
+static void put(struct mstate *ms, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct mstate *ms, const char *fmt, ...)
 {
 	va_list ap;
 	size_t room = sizeof(ms->text) - ms->n;
 	va_start(ap, fmt);
 	int k = vsnprintf(ms->text + ms->n, room, fmt, ap);
 	va_end(ap);
-	if (k >= 0 && (size_t)k < room - 64)
+	if (k >= 0 && (size_t)k < room)
 		ms->n += (size_t)k;
-	else if (room > 64)
-		ms->n += (size_t)snprintf(ms->text + ms->n, room, "  (more failures left out)\n");
 }
 
-/* "s" unless n is 1: "1 thread", "2 threads". */
-static const char *plural(int n)
+/* A failure line of the workload being checked: at most LINES_PER_WL. */
+static void note(struct mstate *ms, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct mstate *ms, const char *fmt, ...)
 {
-	return n == 1 ? "" : "s";
+	char line[512];
+	va_list ap;
+	if (ms->lines++ >= LINES_PER_WL) {
+		ms->lines_left_out++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	put(ms, "  %s %s", sim_props_wls[ms->w].name, line);
 }
 
-/* A sample (value × 100) as a decimal into buf. */
-static const char *val(int64_t v, char *buf, size_t len)
+/* What workload w counts: "threads", "jobs", "clients", "groups",
+ * "workers" (kernel/bench's threads_means up to its first blank, without
+ * make's "-j "), singular for one. */
+static const char *noun(const struct bench_wl *bw, int n, char *buf, size_t len)
 {
-	snprintf(buf, len, "%lld.%02lld", (long long)(v / 100), (long long)(v % 100));
+	const char *s = bw->threads_means;
+	if (!strncmp(s, "-j ", 3))
+		s += 3;
+	size_t k = strcspn(s, " (");
+	if (n == 1 && k > 1 && s[k - 1] == 's')
+		k--;
+	snprintf(buf, len, "%.*s", (int)(k < len ? k : len - 1), s);
+	return buf;
+}
+
+/* A median given twice (median2) in the workload's decimals, into buf. */
+static const char *val(const struct bench_wl *bw, int64_t median2, char *buf, size_t len)
+{
+	struct strbuf sb;
+	strbuf_init(&sb, buf, len);
+	bench_put_fixed(&sb, (int64_t)bench_div_round((uint64_t)median2, 2), bw->decimals);
 	return buf;
 }
 
@@ -109,69 +149,6 @@ static const char *secs(uint64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%llu.%06llu s", (unsigned long long)(ns / 1000000000ull),
 		 (unsigned long long)(ns / 1000ull % 1000000));
 	return buf;
-}
-
-/* The initial HFI perf of a CPU that has a row. */
-static unsigned perf_of(const struct machine *m, int c)
-{
-	return m->hfi[m->cpu[c].hfi_row].perf;
-}
-
-/* A CPU's speed in the work clock's model (a type without one runs at 1.0). */
-static unsigned speed_of(const struct machine *m, int c)
-{
-	return m->speed[m->cpu[c].type] ? m->speed[m->cpu[c].type] : MACHINE_SPEED_ONE;
-}
-
-/* The rules of P1 and P2 applied to m, as hmp reads the table: when
- * every CPU has a row at perf 0 it is "no information" (nothing avoided,
- * scores ignored); otherwise a CPU whose row has perf 0 is avoided, and
- * "never" used with ee 0 too (a CPU without a row has hmp's default
- * scores). hmp decides by the table, the work clock runs CPUs at their
- * speeds: P1 applies where the two agree — no CPU avoided (the model runs
- * it at full speed all the same), perf / speed the same for every CPU
- * with a row within P1_RATIO_MAX, and no power budget below what every
- * core busy asks for (where it binds, the most work comes from the CPUs
- * that do most per watt, which hmp's perf scores do not say). P2 applies
- * where P1 does and the oracle is an upper bound for hmp: no power budget,
- * and the perf of the CPUs with rows ordered as their speeds, a faster
- * CPU with a strictly higher perf (CPUs of one speed may differ). */
-static void facts_of(const struct machine *m, struct facts *f)
-{
-	int n = (int)m->cpu_count, rows = 0, zeros = 0, avoided = 0, disorder = 0;
-	uint64_t lo = UINT64_MAX, hi = 0;   /* perf × 2^20 / speed */
-	cpuset_zero(&f->never);
-	for (int c = 0; c < n; c++)
-		if (m->cpu[c].hfi_row >= 0) {
-			rows++;
-			zeros += perf_of(m, c) == 0;
-		}
-	int info = rows && zeros < n;   /* the scores count */
-	for (int c = 0; c < n && info; c++) {
-		if (m->cpu[c].hfi_row < 0)
-			continue;
-		uint64_t r = ((uint64_t)perf_of(m, c) << 20) / speed_of(m, c);
-		lo = r < lo ? r : lo;
-		hi = r > hi ? r : hi;
-		if (perf_of(m, c))
-			continue;
-		avoided++;
-		if (m->hfi[m->cpu[c].hfi_row].ee == 0)
-			cpuset_set(&f->never, (unsigned)c);
-	}
-	for (int a = 0; a < n && info; a++)
-		for (int b = 0; b < n; b++)
-			if (m->cpu[a].hfi_row >= 0 && m->cpu[b].hfi_row >= 0 && speed_of(m, a) > speed_of(m, b) &&
-			    perf_of(m, a) <= perf_of(m, b))
-				disorder = 1;
-	uint64_t demand = 0;   /* mW with every CPU busy */
-	for (int c = 0; c < n && m->power.budget_mw; c++)
-		demand += m->cpu[c].thread ? m->power.smt_mw : m->power.core_mw[m->cpu[c].type];
-	f->p1_why = !cpuset_empty(&f->never) ? P1_NEVER : avoided ? P1_AVOID :
-		    info && hi * 100 > lo * P1_RATIO_MAX ? P1_RATIO :
-		    m->power.budget_mw && m->power.budget_mw < demand ? P1_POWER : P1_APPLIES;
-	f->p1 = f->p1_why == P1_APPLIES;
-	f->bound = f->p1 && !m->power.budget_mw && !disorder;
 }
 
 /* Twice the median of v[0..n-1] (exact: the two middle values summed for
@@ -190,14 +167,15 @@ static int64_t median2(int64_t *v, int n)
 /* Runs cfg into *res; 0, or -1 (noted, counted) when it gave no sample. */
 static int run(struct mstate *ms, const struct sim_config *cfg, int r, struct sim_result *res)
 {
+	char a[24];
 	int rc = sim_run(cfg, res);
 	ms->t->runs++;
 	ms->t->events += res->events;
 	if (!rc && res->value >= 0 && res->value <= BENCH_VALUE_MAX)
 		return 0;
-	note(ms, "  %s at %d thread%s, run %d: no sample\n", cfg->policy->name, cfg->threads, plural(cfg->threads),
-	     r + 1);
-	ms->nosample = 1;
+	note(ms, "%s at %d %s, run %d: no sample\n", cfg->policy->name, cfg->threads,
+	     noun(ms->bw, cfg->threads, a, sizeof(a)), r + 1);
+	ms->nosample[ms->w] = 1;
 	ms->t->nosample++;
 	return -1;
 }
@@ -232,7 +210,8 @@ static void failed_at(struct mstate *ms, int p, int T, int *point_failed)
 		point_failed[p] = 1;
 		ms->t->failed[p]++;
 	}
-	ms->failed[p] = 1;
+	ms->failed[ms->w][p] = 1;
+	ms->any = 1;
 	if (!ms->nfail || ms->fail_counts[ms->nfail - 1] != T)
 		ms->fail_counts[ms->nfail++] = T;
 }
@@ -257,112 +236,222 @@ static void check_watch(struct mstate *ms, int p, int T, int r, const struct sim
 	}
 	ms->p3_failed[p] = 1;
 	if (!w->watched)
-		note(ms, "  P3 %s at %d thread%s, run %d: the workload's threads never all started\n", pol_name[p], T,
-		     plural(T), r + 1);
+		note(ms, "P3 %s at %d thread%s, run %d: the workload's threads never all started\n", pol_name[p], T,
+		     T == 1 ? "" : "s", r + 1);
 	else
-		note(ms, "  P3 %s at %d thread%s, run %d: cpu %d idle while cpu %d had %d threads for %s from %s "
-		     "(limit %s)\n", pol_name[p], T, plural(T), r + 1, w->idle_cpu, w->busy_cpu, w->busy_load,
-		     secs(w->longest_ns, a, sizeof(a)), secs(w->at_ns, b, sizeof(b)), secs(ms->allowed_ns, c, sizeof(c)));
+		note(ms, "P3 %s at %d thread%s, run %d: cpu %d idle while cpu %d had %d threads for %s from %s "
+		     "(limit %s)\n", pol_name[p], T, T == 1 ? "" : "s", r + 1, w->idle_cpu, w->busy_cpu,
+		     w->busy_load, secs(w->longest_ns, a, sizeof(a)), secs(w->at_ns, b, sizeof(b)),
+		     secs(ms->allowed_ns, c, sizeof(c)));
 }
 
-/* Every run at thread count T and the four checks. */
+/* P1 at T from the medians (given twice): checked where it applies (and
+ * always in the control run), else kept for information. */
+static void check_p1(struct mstate *ms, int T, int64_t ule2, int64_t hmp2, int *point_failed)
+{
+	const struct sim_props_wl *pw = &sim_props_wls[ms->w];
+	struct wl_tally *wt = &ms->t->wl[ms->w];
+	int lower = !ms->bw->higher_is_better;
+	int64_t num = lower ? ule2 : hmp2, den = lower ? hmp2 : ule2;
+	if (den <= 0)
+		return;
+	int64_t ratio = num * 10000 / den;
+	int below = num * 100 < den * pw->min_pct;
+	if (ms->f.p1_why != SIM_PROPS_P1_APPLIES && !ms->pr->control) {
+		wt->info_points++;
+		wt->info_below += below;
+		if (wt->info_worst < 0 || ratio < wt->info_worst) {
+			wt->info_worst = ratio;
+			wt->info_seed = ms->seed;
+			wt->info_count = T;
+		}
+		return;
+	}
+	wt->points++;
+	if (wt->nratio == wt->cap) {
+		wt->cap = wt->cap ? 2 * wt->cap : 1024;
+		wt->ratio = realloc(wt->ratio, wt->cap * sizeof(*wt->ratio));
+		wt->ratio_seed = realloc(wt->ratio_seed, wt->cap * sizeof(*wt->ratio_seed));
+		wt->ratio_count = realloc(wt->ratio_count, wt->cap * sizeof(*wt->ratio_count));
+		if (!wt->ratio || !wt->ratio_seed || !wt->ratio_count)
+			sim_fatal("no memory for the property run's ratios");
+	}
+	wt->ratio[wt->nratio] = (int32_t)(ratio < INT32_MAX ? ratio : INT32_MAX);
+	wt->ratio_seed[wt->nratio] = ms->seed;
+	wt->ratio_count[wt->nratio++] = T;
+	if (ms->f.one_type) {
+		wt->one_type_points++;
+		if (wt->one_type_lowest < 0 || ratio < wt->one_type_lowest) {
+			wt->one_type_lowest = ratio;
+			wt->one_type_seed = ms->seed;
+			wt->one_type_count = T;
+		}
+	}
+	if (!below)
+		return;
+	char a[40], b[40], c[24];
+	failed_at(ms, P1, T, point_failed);
+	wt->failed++;
+	const char *who = ms->pr->control ? "other seeds" : "hmp", *base = ms->pr->control ? "seeds" : "ule";
+	const char *unit = ms->bw->unit;
+	if (lower)
+		note(ms, "P1 at %d %s: %s %s %s > %s %s %s / 0.%02d (%.2f %%, lower is better)\n", T,
+		     noun(ms->bw, T, c, sizeof(c)), who, val(ms->bw, hmp2, a, sizeof(a)), unit, base,
+		     val(ms->bw, ule2, b, sizeof(b)), unit, pw->min_pct, (double)ratio / 100.0);
+	else
+		note(ms, "P1 at %d %s: %s %s %s < 0.%02d x %s %s %s (%.2f %%)\n", T, noun(ms->bw, T, c, sizeof(c)),
+		     who, val(ms->bw, hmp2, a, sizeof(a)), unit, pw->min_pct, base, val(ms->bw, ule2, b, sizeof(b)),
+		     unit, (double)ratio / 100.0);
+}
+
+/* Every run of the workload being checked at thread count T, and the checks. */
 static void check_count(struct mstate *ms, int T)
 {
 	const struct sim_props *pr = ms->pr;
-	int runs = pr->runs, point_failed[NPROP] = { 0 }, p3_point[NPOL] = { 0 };
+	int runs = ms->runs, cpu = ms->w == 0, point_failed[NPROP] = { 0 }, p3_point[NPOL] = { 0 };
+	int oracle = cpu && ms->f.bound && !pr->control;
 	int64_t v[NPOL][SIM_PROPS_MAX_RUNS];
-	char a[32], b[32], d[256];
+	char a[40], b[40], d[256];
 	for (int r = 0; r < runs; r++) {
 		struct sim_config cfg = pr->base;
 		struct sim_result ule, other;
 		cfg.sm = ms->sm;
+		cfg.wl = sim_workload_find(sim_props_wls[ms->w].name);
+		cfg.opt = ms->opt;
 		cfg.threads = T;
 		cfg.seed = sim_run_seed(ms->seed, T, r);
-		cfg.watch = 1;
-		cfg.policy = &pols[POL_ULE];
-		cfg.trace = 1;
+		cfg.watch = cpu && !pr->control;
+		cfg.policy = &pols[pr->control ? pr->control_policy : POL_ULE];
+		cfg.trace = !pr->control && r == 0;
 		int bad = run(ms, &cfg, r, &ule);
 		if (!ms->allowed_ns) {   /* the run's balance interval, its ticks in ns */
 			uint64_t interval = (uint64_t)balance_interval, tick = 1000000000ull / (uint64_t)cfg.hz;
 			ms->allowed_ns = ((interval / 2 > 1 ? interval / 2 : 1) + interval) * tick;
 		}
-		cfg.hmp_scramble = 1;
-		cfg.scramble_seed = ms->seed;
-		bad |= run(ms, &cfg, r, &other);
-		if (!bad && differ(&ule, &other, d, sizeof(d))) {
-			failed_at(ms, P4, T, point_failed);
-			note(ms, "  P4 ule at %d thread%s, run %d: %s\n", T, plural(T), r + 1, d);
+		if (cfg.trace) {   /* P4: the first run */
+			cfg.hmp_scramble = 1;
+			cfg.scramble_seed = ms->seed;
+			bad |= run(ms, &cfg, r, &other);
+			if (!bad && differ(&ule, &other, d, sizeof(d))) {
+				failed_at(ms, P4, T, point_failed);
+				note(ms, "P4 ule at %d %s, run %d: %s\n", T, noun(ms->bw, T, a, sizeof(a)), r + 1, d);
+			}
+			free(other.seg);
 		}
-		free(other.seg);
 		v[POL_ULE][r] = ule.value;
-		check_watch(ms, POL_ULE, T, r, &ule.watch, point_failed, p3_point);
+		if (cfg.watch)
+			check_watch(ms, POL_ULE, T, r, &ule.watch, point_failed, p3_point);
 		free(ule.seg);
 		cfg.hmp_scramble = 0;
 		cfg.trace = 0;
-		for (int p = POL_HMP; p < NPOL; p++) {
-			if (p == POL_ORACLE && !ms->f.bound)
-				continue;
-			cfg.policy = &pols[p];
-			cfg.watch_skip = p == POL_HMP ? &ms->f.never : NULL;
+		for (int p = POL_HMP; p <= (oracle ? POL_ORACLE : POL_HMP); p++) {
+			cfg.policy = &pols[p == POL_HMP && pr->control ? pr->control_policy : p];
+			if (pr->control)
+				cfg.seed = sim_run_seed(ms->seed + CONTROL_SEED_OFFSET, T, r);
 			run(ms, &cfg, r, &other);
 			v[p][r] = other.value;
-			check_watch(ms, p, T, r, &other.watch, point_failed, p3_point);
+			if (cfg.watch)
+				check_watch(ms, p, T, r, &other.watch, point_failed, p3_point);
 			free(other.seg);
 		}
 	}
 	int64_t ule2 = median2(v[POL_ULE], runs), hmp2 = median2(v[POL_HMP], runs);
-	if (!ms->f.p1 && ule2 > 0) {   /* reported, not checked */
-		struct tally *t = ms->t;
-		int64_t ratio = hmp2 * 10000 / ule2;
-		t->p1_info_points++;
-		t->p1_info_below += hmp2 * 100 < ule2 * 99;
-		if (t->p1_info_worst < 0 || ratio < t->p1_info_worst) {
-			t->p1_info_worst = ratio;
-			t->p1_info_seed = ms->seed;
-			t->p1_info_threads = T;
-		}
-	}
-	if (ms->f.p1 && hmp2 * 100 < ule2 * 99) {
-		failed_at(ms, P1, T, point_failed);
-		note(ms, "  P1 at %d thread%s: hmp %s < 0.99 x ule %s (%.2f %%)\n", T, plural(T), val(hmp2 / 2, a, sizeof(a)),
-		     val(ule2 / 2, b, sizeof(b)), 100.0 * (double)hmp2 / (double)ule2);
-	}
-	if (ms->f.bound) {
+	check_p1(ms, T, ule2, hmp2, point_failed);
+	if (oracle) {
 		int64_t or2 = median2(v[POL_ORACLE], runs);
 		if (hmp2 * 100 < or2 * 97) {
 			failed_at(ms, P2, T, point_failed);
-			note(ms, "  P2 at %d thread%s: hmp %s < 0.97 x oracle %s (%.2f %%)\n", T, plural(T), val(hmp2 / 2, a, sizeof(a)),
-			     val(or2 / 2, b, sizeof(b)), 100.0 * (double)hmp2 / (double)or2);
+			note(ms, "P2 at %d thread%s: hmp %s < 0.97 x oracle %s (%.2f %%)\n", T, T == 1 ? "" : "s",
+			     val(ms->bw, hmp2, a, sizeof(a)), val(ms->bw, or2, b, sizeof(b)),
+			     100.0 * (double)hmp2 / (double)or2);
 		}
 	}
 }
 
-/* The commands that reproduce a failing machine's points, and the machine
- * as a file between marker lines. */
-static void print_failure(const struct mstate *ms, const char *text)
+/* The workload's options on a command line ("--time 2 --max-prime 10000
+ * ..."; make's --seed as --wl-seed, schedsim's own --seed being another). */
+static const char *options_text(const struct mstate *ms, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (int k = 0; k < ms->bw->nopts && n < len; k++)
+		n += (size_t)snprintf(buf + n, len - n, " %s%s %llu", strcmp(ms->bw->opts[k].name, "seed") ? "--" : "--wl-",
+				      ms->bw->opts[k].name, (unsigned long long)ms->opt[k]);
+	return buf;
+}
+
+/* The lines that reproduce the failing points of the workload just checked. */
+static void reproduce(struct mstate *ms)
 {
 	const struct sim_props *pr = ms->pr;
-	char list[MAX_COUNTS * 4] = "";
+	const char *name = sim_props_wls[ms->w].name;
+	char list[SIM_PROPS_MAX_COUNTS * 4] = "", opts[512];
 	int shown = ms->nfail < BENCH_MAX_COLS ? ms->nfail : BENCH_MAX_COLS;
 	for (int i = 0; i < shown; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%d", i ? "," : "", ms->fail_counts[i]);
 	unsigned long long s = (unsigned long long)ms->seed;
-	printf("FAIL machine %llu (%s, %u CPUs):%s%s%s%s%s\n", s, ms->sm->m.model, ms->sm->m.cpu_count,
-	       ms->failed[P1] ? " P1" : "", ms->failed[P2] ? " P2" : "", ms->failed[P3] ? " P3" : "",
-	       ms->failed[P4] ? " P4" : "", ms->nosample ? " no sample" : "");
-	fwrite(ms->text, 1, ms->n, stdout);
-	printf("  reproduce its checks: schedsim --properties 1 --seed %llu --threads %s%s%s\n", s, list,
-	       pr->args[0] ? " " : "", pr->args);
-	printf("  reproduce the runs:   schedsim --gen %llu > gen-%llu.machine; schedsim --machine gen-%llu.machine "
-	       "--workload cpu%s%s --threads %s --runs %d --policy ule,hmp%s --seed %llu%s\n", s, s, s,
-	       pr->args[0] ? " " : "", pr->args, list, pr->runs, ms->f.bound ? ",oracle" : "", s,
-	       ms->failed[P3] ? " --trace trace.csv" : "");
-	if (ms->failed[P4])
-		printf("  P4: the same with --policy ule --trace ule.csv, and with --policy ule --hmp-scramble %llu "
-		       "--trace scrambled.csv: the trace files should be the same\n", s);
+	const char *args = pr->args;
+	options_text(ms, opts, sizeof(opts));
+	if (ms->lines_left_out)
+		put(ms, "  %s: (%d more lines left out)\n", name, ms->lines_left_out);
+	put(ms, "  %s: reproduce its checks: schedsim --properties 1 --seed %llu --workload %s%s --threads %s --runs %d%s%s%s%s\n",
+	    name, s, name, opts, list, ms->runs, args[0] ? " " : "", args, pr->control ? " --control " : "",
+	    pr->control ? pol_name[pr->control_policy] : "");
+	put(ms, "  %s: reproduce the runs:   schedsim --gen %llu > gen-%llu.machine; schedsim --machine gen-%llu.machine "
+	    "--workload %s%s --threads %s --runs %d%s%s", name, s, s, s, name, opts, list, ms->runs, args[0] ? " " : "",
+	    args);
+	if (pr->control)
+		put(ms, " --policy %s --seed %llu, and the same with --seed %llu\n", pol_name[pr->control_policy], s,
+		    s + CONTROL_SEED_OFFSET);
+	else
+		put(ms, " --policy ule,hmp%s --seed %llu%s\n", ms->w == 0 && ms->f.bound ? ",oracle" : "", s,
+		    ms->failed[ms->w][P3] ? " --trace trace.csv" : "");
+	if (ms->failed[ms->w][P4])
+		put(ms, "  %s: P4: the same with --policy ule --trace ule.csv, and with --policy ule --hmp-scramble %llu "
+		    "--trace scrambled.csv: the trace files should be the same\n", name, s);
 	if (ms->nfail > shown)
-		printf("  (the first %d of %d failing thread counts)\n", shown, ms->nfail);
-	printf("--- machine seed %llu ---\n%s--- end ---\n\n", s, text);
+		put(ms, "  %s: (the first %d of %d failing counts)\n", name, shown, ms->nfail);
+}
+
+/* The options of workload w on this machine: the plan's (a run length per
+ * P-core of capacity scaled to the machine), or --workload's. */
+static void options_of(struct mstate *ms, int w)
+{
+	const struct sim_props *pr = ms->pr;
+	const struct sim_props_wl *pw = &sim_props_wls[w];
+	if (pr->only == w)
+		memcpy(ms->opt, pr->only_opt, sizeof(ms->opt));
+	else
+		sim_props_defaults(w, ms->opt);
+	if (pw->per_capacity && !(pr->only == w && pr->only_len_given))
+		ms->opt[bench_wl_opt_index(ms->bw, pw->len_opt)] =
+			pw->len * ((ms->f.capacity + MACHINE_SPEED_ONE - 1) / MACHINE_SPEED_ONE);
+}
+
+/* Runs and checks workload w on the machine; its failures into the text. */
+static void check_workload(struct mstate *ms, int w)
+{
+	const struct sim_props *pr = ms->pr;
+	struct tally *t = ms->t;
+	int counts[SIM_PROPS_MAX_COUNTS];
+	ms->w = w;
+	ms->bw = bench_wl_find(sim_props_wls[w].name);
+	ms->runs = pr->runs ? pr->runs : sim_props_wls[w].runs;
+	ms->nfail = ms->lines = ms->lines_left_out = 0;
+	options_of(ms, w);
+	int n = sim_props_counts(pr, w, &ms->f, ms->opt, counts);
+	int p1 = ms->f.p1_why == SIM_PROPS_P1_APPLIES || pr->control;
+	for (int k = 0; k < n; k++) {
+		t->points[P1] += p1;
+		t->points[P2] += w == 0 && ms->f.bound && !pr->control;
+		t->points[P3] += w == 0 && !pr->control;
+		t->points[P4] += !pr->control;
+		check_count(ms, counts[k]);
+	}
+	t->wl[w].machines += p1 && n;
+	t->wl[w].failed_machines += ms->failed[w][P1];
+	if (ms->nfail || ms->nosample[w])
+		reproduce(ms);
 }
 
 /* Runs and checks machine seed; its failures printed. */
@@ -379,69 +468,173 @@ static void check_machine(const struct sim_props *pr, struct tally *t, uint64_t 
 	ms.t = t;
 	ms.seed = seed;
 	ms.sm = &sm;
-	facts_of(&sm.m, &ms.f);
-	int ncpu = (int)sm.m.cpu_count;
-	for (int k = 0; pr->ncounts ? k < pr->ncounts : k < 2 * ncpu; k++) {
-		int T = pr->ncounts ? pr->counts[k] : k + 1;
-		if (T > 2 * ncpu)
-			continue;
-		t->points[P1] += ms.f.p1;
-		t->points[P2] += ms.f.bound;
-		t->points[P3]++;
-		t->points[P4]++;
-		check_count(&ms, T);
-	}
-	int applies[NPROP] = { ms.f.p1, ms.f.bound, 1, 1 };
+	sim_props_facts_of(&sm.m, &ms.f);
+	for (int w = 0; w < SIM_PROPS_NWL; w++)
+		if (pr->only < 0 || pr->only == w)
+			check_workload(&ms, w);
+	int applies[NPROP] = { ms.f.p1_why == SIM_PROPS_P1_APPLIES || pr->control,
+			       ms.f.bound && !pr->control && pr->only <= 0, !pr->control && pr->only <= 0,
+			       !pr->control };
 	for (int p = 0; p < NPROP; p++) {
+		int failed = 0;
+		for (int w = 0; w < SIM_PROPS_NWL; w++)
+			failed |= ms.failed[w][p];
 		t->machines[p] += applies[p];
 		t->skipped[p] += !applies[p];
-		t->failed_machines[p] += ms.failed[p];
+		t->failed_machines[p] += failed;
 	}
-	t->p1_skipped[ms.f.p1_why]++;
+	t->p1_skipped[pr->control ? SIM_PROPS_P1_APPLIES : ms.f.p1_why]++;
 	for (int p = 0; p < NPOL; p++)
 		t->p3_machines[p] += ms.p3_failed[p];
-	if (ms.nfail || ms.nosample)
-		print_failure(&ms, text);
+	int nosample = 0;
+	for (int w = 0; w < SIM_PROPS_NWL; w++)
+		nosample |= ms.nosample[w];
+	if (!ms.any && !nosample)
+		return;
+	printf("FAIL machine %llu (%s, %u CPUs):", (unsigned long long)seed, sm.m.model, sm.m.cpu_count);
+	for (int w = 0, first = 1; w < SIM_PROPS_NWL; w++) {
+		if (!ms.failed[w][P1] && !ms.failed[w][P2] && !ms.failed[w][P3] && !ms.failed[w][P4] && !ms.nosample[w])
+			continue;
+		printf("%s %s", first ? "" : ";", sim_props_wls[w].name);
+		for (int p = 0; p < NPROP; p++)
+			if (ms.failed[w][p])
+				printf(" P%d", p + 1);
+		if (ms.nosample[w])
+			printf(" no sample");
+		first = 0;
+	}
+	printf("\n");
+	fwrite(ms.text, 1, ms.n, stdout);
+	printf("--- machine seed %llu ---\n%s--- end ---\n\n", (unsigned long long)seed, text);
 }
 
 /* What the run checks, before any result. */
 static void print_rules(const struct sim_props *pr)
 {
-	printf("schedsim: property run: machines %llu..%llu of sim/sim_gen.c (schedsim --gen SEED), workload cpu%s%s, "
-	       "threads %s, %d run%s per policy and thread count (seeded as --seed SEED)\n",
-	       (unsigned long long)pr->first, (unsigned long long)(pr->first + pr->count - 1), pr->args[0] ? " " : "",
-	       pr->args, pr->ncounts ? "as --threads says" : "1..2 x CPUs", pr->runs, pr->runs == 1 ? "" : "s");
-	printf("schedsim: P1 median(hmp) >= 0.99 x median(ule), on machines whose HFI table describes their speeds "
-	       "(hmp decides by the table, the work clock by the speeds): no CPU at HFI perf 0 while another has "
-	       "perf > 0, perf / speed within %d.%02d x for all CPUs with rows, no power budget below every core "
-	       "busy; elsewhere reported, not checked\n",
-	       P1_RATIO_MAX / 100, P1_RATIO_MAX % 100);
-	printf("schedsim: P2 median(hmp) >= 0.97 x median(oracle) where P1 applies and the oracle is an upper bound for "
-	       "hmp: no power budget; among CPUs with HFI rows a faster CPU (speed) has a strictly higher perf\n");
-	printf("schedsim: P3 in every run of ule, hmp and oracle, from the workload's last spawn to its first exit, no "
-	       "CPU idle while another CPU has 2 or more threads for longer than interval/2 + interval ticks of "
+	printf("schedsim: property run: machines %llu..%llu of sim/sim_gen.c (schedsim --gen SEED)%s%s, each run seeded as "
+	       "--seed SEED%s\n", (unsigned long long)pr->first, (unsigned long long)(pr->first + pr->count - 1),
+	       pr->args[0] ? ", " : "", pr->args, pr->control ? "; control run: P1 of the policy below against itself "
+	       "seeded as --seed SEED + 4294967296, on every machine" : "");
+	if (pr->control)
+		printf("schedsim: control policy %s\n", pol_name[pr->control_policy]);
+	for (int w = 0; w < SIM_PROPS_NWL; w++) {
+		const struct sim_props_wl *pw = &sim_props_wls[w];
+		const struct bench_wl *bw = bench_wl_find(pw->name);
+		if (pr->only >= 0 && pr->only != w)
+			continue;
+		uint64_t opt[BENCH_WL_OPT_MAX];
+		if (pr->only == w)
+			memcpy(opt, pr->only_opt, sizeof(opt));
+		else
+			sim_props_defaults(w, opt);
+		printf("schedsim: %s (%s%s): P1 at %d %%,", pw->name, bw->unit, bw->higher_is_better ? "" : ", lower is better",
+		       pw->min_pct);
+		for (int k = 0; k < bw->nopts; k++)
+			if (!pw->per_capacity || strcmp(bw->opts[k].name, pw->len_opt) || (pr->only == w && pr->only_len_given))
+				printf(" --%s %llu", bw->opts[k].name, (unsigned long long)opt[k]);
+			else
+				printf(" --%s %llu per P-core of the machine's capacity", bw->opts[k].name,
+				       (unsigned long long)pw->len);
+		printf(", %d run%s per policy and count, %s\n", pr->runs ? pr->runs : pw->runs,
+		       (pr->runs ? pr->runs : pw->runs) == 1 ? "" : "s",
+		       pr->ncounts ? "the counts --threads says" :
+		       pw->counts == SIM_PROPS_COUNTS_EVERY ? "threads 1..2 x CPUs" :
+		       pw->counts == SIM_PROPS_COUNTS_GROUPS ? "1 and 2 groups" :
+		       "1, P-cores, P-cores + 1, P-core CPUs, cores, CPUs above perf 0 and + 1, CPUs and + 1, 2 x CPUs");
+	}
+	if (pr->control)
+		printf("\n");
+	if (pr->control)
+		return;
+	printf("schedsim: P1 median(hmp) >= the workload's share of median(ule), on machines whose HFI table describes "
+	       "their speeds (hmp decides by the table, the work clock by the speeds): perf / speed within 1.25 x for "
+	       "all CPUs with rows above perf 0 from boot, no power budget below every core of a package busy; "
+	       "a row at perf 0 from boot, or thrown there by an event that also slows its CPUs, is checked; "
+	       "elsewhere reported, not checked\n");
+	printf("schedsim: P2 cpu: median(hmp) >= 0.97 x median(oracle) where P1 applies and the oracle is an upper bound "
+	       "for hmp: no power budget, no event, no row at perf 0 beside rows above it; among CPUs with HFI rows a "
+	       "faster CPU (speed) has a strictly higher perf\n");
+	printf("schedsim: P3 cpu: in every run of ule, hmp and oracle, from the workload's last spawn to its first exit, "
+	       "no CPU idle while another CPU has 2 or more threads for longer than interval/2 + interval ticks of "
 	       "kern.sched.balance_interval (the balancer's longest gap, interval/2 + interval - 1 ticks, and one tick "
 	       "for its IPI and switch); not counted idle: CPUs no workload thread may run on, under hmp the CPUs "
-	       "of HFI perf 0 and ee 0\n");
-	printf("schedsim: P4 ule with every hmp input scrambled (capacities and scores of every CPU) gives the same "
-	       "value, engine events, scheduler cost counts and placement segments in every run\n\n");
+	       "it is told not to use (hmp_drop_avoided)\n");
+	printf("schedsim: P4 every workload: ule with every hmp input scrambled (capacities and scores of every CPU) "
+	       "gives the same value, engine events, scheduler cost counts and placement segments in the first run of "
+	       "every count\n\n");
 }
 
-/* One summary line per property. */
-static void print_summary(const struct tally *t)
+/* Ratios × 10000 as a percentage into buf. */
+static const char *pct(int64_t r, char *buf, size_t len)
 {
-	static const char *const skip_why[NPROP] = { "", "the oracle not an upper bound", "", "" };
+	snprintf(buf, len, "%lld.%02lld %%", (long long)(r / 100), (long long)(r % 100));
+	return buf;
+}
+
+static const struct wl_tally *sorting;   /* by_ratio's */
+
+/* qsort order of indices into sorting's ratios: by ratio, then by index
+ * (the order the points were checked in). */
+static int by_ratio(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int32_t rx = sorting->ratio[x], ry = sorting->ratio[y];
+	return rx != ry ? (rx < ry ? -1 : 1) : (x < y ? -1 : x > y);
+}
+
+/* P1's line for workload w: points, failures, the spread of hmp / ule
+ * (lowest with where, 1st percentile, median) and the unchecked points. */
+static void print_wl_summary(const struct sim_props *pr, const struct tally *t, int w)
+{
+	const struct wl_tally *wt = &t->wl[w];
+	const struct bench_wl *bw = bench_wl_find(sim_props_wls[w].name);
+	char a[48], b[48], c[48], d[24];
+	printf("P1 %s: checked %llu points on %llu machines, failed %llu points on %llu machines", sim_props_wls[w].name,
+	       (unsigned long long)wt->points, (unsigned long long)wt->machines, (unsigned long long)wt->failed,
+	       (unsigned long long)wt->failed_machines);
+	if (wt->nratio) {
+		size_t *idx = malloc(wt->nratio * sizeof(*idx));
+		if (!idx)
+			sim_fatal("no memory for the property run's summary");
+		for (size_t i = 0; i < wt->nratio; i++)
+			idx[i] = i;
+		sorting = wt;
+		qsort(idx, wt->nratio, sizeof(*idx), by_ratio);
+		size_t lo = idx[0];
+		printf("; %s / %s lowest %s (machine %llu, %d %s), 1st percentile %s, median %s",
+		       pr->control ? "other seeds" : "hmp", pr->control ? "seeds" : "ule", pct(wt->ratio[lo], a, sizeof(a)),
+		       (unsigned long long)wt->ratio_seed[lo], wt->ratio_count[lo], noun(bw, wt->ratio_count[lo], d, sizeof(d)),
+		       pct(wt->ratio[idx[wt->nratio / 100]], b, sizeof(b)), pct(wt->ratio[idx[wt->nratio / 2]], c, sizeof(c)));
+		free(idx);
+	}
+	if (wt->one_type_points)
+		printf("; on machines of one core type lowest %s (machine %llu, %d %s)", pct(wt->one_type_lowest, a, sizeof(a)),
+		       (unsigned long long)wt->one_type_seed, wt->one_type_count, noun(bw, wt->one_type_count, d, sizeof(d)));
+	if (wt->info_points)
+		printf("; not checked: below %d %% at %llu of %llu points, worst %s (machine %llu, %d %s)",
+		       sim_props_wls[w].min_pct, (unsigned long long)wt->info_below, (unsigned long long)wt->info_points,
+		       pct(wt->info_worst, a, sizeof(a)), (unsigned long long)wt->info_seed, wt->info_count,
+		       noun(bw, wt->info_count, d, sizeof(d)));
+	printf("\n");
+}
+
+/* One summary line per property, and P1's per workload. */
+static void print_summary(const struct sim_props *pr, const struct tally *t)
+{
+	static const char *const skip_why[NPROP] = { "", "the oracle not an upper bound, or cpu not run", "cpu not run",
+						      "" };
 	char a[32];
 	for (int p = 0; p < NPROP; p++) {
 		printf("P%d: checked %llu points on %llu machines", p + 1, (unsigned long long)t->points[p],
 		       (unsigned long long)t->machines[p]);
 		if (t->skipped[p] && p == P1)
-			printf(" (%llu skipped: %llu told never to use a CPU, %llu to avoid one, %llu with perf not in "
-			       "proportion to speed, %llu with a power budget that binds)", (unsigned long long)t->skipped[p],
-			       (unsigned long long)t->p1_skipped[P1_NEVER], (unsigned long long)t->p1_skipped[P1_AVOID],
-			       (unsigned long long)t->p1_skipped[P1_RATIO], (unsigned long long)t->p1_skipped[P1_POWER]);
+			printf(" (%llu skipped: %llu with perf not in proportion to speed, %llu with a power budget that "
+			       "binds)", (unsigned long long)t->skipped[p],
+			       (unsigned long long)t->p1_skipped[SIM_PROPS_P1_RATIO],
+			       (unsigned long long)t->p1_skipped[SIM_PROPS_P1_POWER]);
 		else if (t->skipped[p])
-			printf(" (%llu skipped: %s)", (unsigned long long)t->skipped[p], skip_why[p]);
+			printf(" (%llu skipped: %s)", (unsigned long long)t->skipped[p],
+			       pr->control ? "the control run checks P1 only" : skip_why[p]);
 		printf(", failed %llu points on %llu machines", (unsigned long long)t->failed[p],
 		       (unsigned long long)t->failed_machines[p]);
 		for (int q = 0; p == P3 && q < NPOL; q++) {
@@ -450,16 +643,13 @@ static void print_summary(const struct tally *t)
 			       secs(t->longest_ns[q], a, sizeof(a)));
 			if (t->longest_ns[q])
 				printf(" (machine %llu, %d thread%s)", (unsigned long long)t->longest_seed[q],
-				       t->longest_threads[q], plural(t->longest_threads[q]));
+				       t->longest_threads[q], t->longest_threads[q] == 1 ? "" : "s");
 		}
 		printf("\n");
+		for (int w = 0; p == P1 && w < SIM_PROPS_NWL; w++)
+			if (pr->only < 0 || pr->only == w)
+				print_wl_summary(pr, t, w);
 	}
-	if (t->p1_info_points)
-		printf("P1 not checked (the skipped machines, for information): hmp below 0.99 x ule at %llu of %llu "
-		       "points, worst %lld.%02lld %% (machine %llu, %d thread%s)\n",
-		       (unsigned long long)t->p1_info_below, (unsigned long long)t->p1_info_points,
-		       (long long)(t->p1_info_worst / 100), (long long)(t->p1_info_worst % 100),
-		       (unsigned long long)t->p1_info_seed, t->p1_info_threads, plural(t->p1_info_threads));
 	printf("runs without a sample: %llu\n", (unsigned long long)t->nosample);
 }
 
@@ -467,8 +657,9 @@ static void print_summary(const struct tally *t)
 int sim_props_run(const struct sim_props *pr)
 {
 	static struct tally t;
-	t.p1_info_worst = -1;
 	char err[200];
+	for (int w = 0; w < SIM_PROPS_NWL; w++)
+		t.wl[w].info_worst = t.wl[w].one_type_lowest = -1;
 	for (int p = 0; p < NPOL; p++)
 		if (sim_policy_parse(pol_name[p], &pols[p], err, sizeof(err)))
 			sim_fatal("%s", err);
@@ -476,7 +667,7 @@ int sim_props_run(const struct sim_props *pr)
 	double t0 = sim_host_seconds();
 	for (uint64_t i = 0; i < pr->count; i++)
 		check_machine(pr, &t, pr->first + i);
-	print_summary(&t);
+	print_summary(pr, &t);
 	fprintf(stderr, "schedsim: properties: %llu machines, %llu runs, %llu events in %.2f s\n",
 		(unsigned long long)pr->count, (unsigned long long)t.runs, (unsigned long long)t.events,
 		sim_host_seconds() - t0);

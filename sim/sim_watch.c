@@ -8,7 +8,9 @@
  * The window opens when the workload's main thread blocks after its last
  * spawn (from then on every runnable thread is one of the workload's) and
  * closes at the first exit of one of them. CPUs no workload thread may run
- * on, and the configuration's watch_skip CPUs, never count as idle. A
+ * on, and the CPUs the policy is told not to use while others are
+ * possible (hmp_drop_avoided: under hmp, perf 0 as kern.sched.hmp.perf0
+ * reads it, as of the opening), never count as idle. A
  * CPU's stretch runs while it is idle and some other CPU is overloaded; one
  * whose condition stops for at most one tick and then holds again goes on
  * (a thread the balancer moves to the idle CPU and the next tick moves back
@@ -40,9 +42,8 @@ void sim_watch_open(void)
 	for (const struct sim_thread *td = sim.threads; td; td = td->all_next)
 		if (sim_workload_thread(td))
 			cpuset_or(&w->eligible, &td->ts.ts_mask);
-	for (int c = 0; c < sim.ncpu; c++)
-		if (sim.cfg->watch_skip && cpuset_isset(sim.cfg->watch_skip, (unsigned)c))
-			cpuset_clr_cpu(&w->eligible, c);
+	struct search_mode mode = search_mode_now();
+	hmp_drop_avoided(&mode, &w->eligible);
 	w->open = 1;
 	w->nover_seen = -1;
 	sim.res->watch.watched = 1;
