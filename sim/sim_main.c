@@ -12,7 +12,7 @@
  *            [--OPTION VALUE]...
  *   schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]...
- *            [--control ule|hmp] [--workload NAME [--OPTION VALUE]...]
+ *            [--control ule|hmp] [--workload LIST] [--OPTION VALUE]...
  *   schedsim --gen SEED
  *   schedsim --list
  *   schedsim --vars-markdown ule|hmp|policies
@@ -57,7 +57,7 @@ static void usage_exit(const char *msg)
 			"                [--topology mosaic|freebsd] [--hmp-scramble SEED] [--OPTION VALUE]...\n"
 			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--control ule|hmp]\n"
-			"                [--workload NAME [--OPTION VALUE]...]\n"
+			"                [--workload LIST] [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
 			"       schedsim --list\n"
 			"       schedsim --vars-markdown ule|hmp|policies\n");
@@ -345,11 +345,35 @@ static char **bench_words(const struct options *o, const struct sim_sweep *sw, i
 	return words;
 }
 
+/* --properties' --workload LIST: the set of sim_props_wls indices (bit
+ * w), each name once; a usage error names what is refused. */
+static unsigned props_workloads(const char *list)
+{
+	char buf[256], err[200];
+	unsigned set = 0;
+	if (strlen(list) >= sizeof(buf))
+		usage_exit("--workload: list too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int k = sim_props_find(w);
+		if (k < 0 || (set & (1u << k))) {
+			snprintf(err, sizeof(err), "--properties --workload '%.40s': %s", w, k < 0 ?
+				 "one of cpu, make, pgbench, hackbench, schbench, frames" : "given twice");
+			usage_exit(err);
+		}
+		set |= 1u << k;
+	}
+	if (!set)
+		usage_exit("--properties --workload: no workload");
+	return set;
+}
+
 /* --properties N: the property run (sim_props.c) over machines --seed ..
- * --seed + N - 1: every workload of its plan (sim_props_plan.c) with the
- * plan's options, runs and counts, or only --workload's with its options
- * as given over the plan's; --runs and --threads for every workload when
- * given. Its exit status: 0 when every property held, else 1. */
+ * --seed + N - 1: every workload of its plan (sim_props_plan.c), or those
+ * --workload LIST names, with the plan's options, runs and counts (one
+ * workload alone with its options as given over the plan's); --runs and
+ * --threads for every workload when given. Its exit status: 0 when every property held, else 1. */
 static int properties_main(const struct options *o)
 {
 	static struct sim_props pr;
@@ -372,19 +396,22 @@ static int properties_main(const struct options *o)
 	if (o->threads_given)
 		parse_threads(o->threads, &sw);
 	pr.only = -1;
-	if (o->workload) {
-		if ((pr.only = sim_props_find(o->workload)) < 0)
-			usage_exit("--properties --workload: one of cpu, make, pgbench, hackbench, schbench, frames");
+	pr.workloads = (1u << SIM_PROPS_NWL) - 1;
+	if (o->workload)
+		pr.workloads = props_workloads(o->workload);
+	if (o->workload && !(pr.workloads & (pr.workloads - 1))) {
+		pr.only = __builtin_ctz(pr.workloads);
 		static const int one[] = { 1 };
 		sim_props_defaults(pr.only, opt);
-		workload_options(o, sim_workload_find(o->workload), opt, sw.ncols ? sw.threads : one,
+		workload_options(o, sim_workload_find(sim_props_wls[pr.only].name), opt, sw.ncols ? sw.threads : one,
 				 sw.ncols ? sw.ncols : 1);
 		const char *len_opt = sim_props_wls[pr.only].len_opt;
 		for (int i = 0; i < o->nwl_opt; i++)
 			pr.only_len_given |= len_opt && !strcmp(o->wl_opt[i][0], len_opt);
 		pr.only_opt = opt;
 	} else if (o->nwl_opt) {
-		snprintf(err, sizeof(err), "--properties: a workload option (--%s) needs --workload", o->wl_opt[0][0]);
+		snprintf(err, sizeof(err), "--properties: a workload option (--%s) needs --workload with one workload",
+			 o->wl_opt[0][0]);
 		usage_exit(err);
 	}
 	size_t n = 0;

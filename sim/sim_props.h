@@ -24,7 +24,8 @@ struct sim_props {
 	int runs;                     /* --runs: samples per policy and count for every workload (0: the plan's) */
 	int ncounts;                  /* --threads: only these counts (0: the plan's) */
 	int counts[BENCH_MAX_COLS];
-	int only;                     /* --workload: the one workload run (its index), else -1 */
+	unsigned workloads;           /* bit w: workload w of sim_props_wls runs (--workload LIST; all) */
+	int only;                     /* --workload with one workload: its index, else -1 */
 	const uint64_t *only_opt;     /* its options (the plan's, then the command line's) */
 	int only_len_given;           /* the command line set its run length itself */
 	int control;                  /* --control POLICY: P1 of POLICY against itself under other seeds */
@@ -52,7 +53,9 @@ struct sim_props_wl {
 	int runs;               /* runs per policy and count */
 	int counts;             /* SIM_PROPS_COUNTS_* */
 };
-enum { SIM_PROPS_COUNTS_EVERY, SIM_PROPS_COUNTS_SHAPE, SIM_PROPS_COUNTS_GROUPS };
+/* counts: every one 1..2 × CPUs; the shape's (sim_props_counts) up to
+ * 2 × CPUs or up to CPUs + 1; 1 and 2 groups */
+enum { SIM_PROPS_COUNTS_EVERY, SIM_PROPS_COUNTS_SHAPE, SIM_PROPS_COUNTS_SHAPE_TO_N1, SIM_PROPS_COUNTS_GROUPS };
 
 /* What a machine's description says about the properties that apply. */
 enum { SIM_PROPS_P1_APPLIES, SIM_PROPS_P1_RATIO, SIM_PROPS_P1_POWER, SIM_PROPS_NP1 };
