@@ -547,6 +547,7 @@ static void check_machine(const struct sim_props *pr, struct tally *t, uint64_t 
 	printf("\n");
 	fwrite(ms.text, 1, ms.n, stdout);
 	printf("--- machine seed %llu ---\n%s--- end ---\n\n", (unsigned long long)seed, text);
+	fflush(stdout);   /* a long run shows each failing machine as it is found */
 }
 
 /* What the run checks, before any result. */
