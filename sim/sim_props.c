@@ -39,6 +39,9 @@ enum { POL_ULE, POL_HMP, POL_ORACLE, NPOL };
 enum { P1, P2, P3, P4, NPROP };
 #define CONTROL_SEED_OFFSET (1ull << 32)   /* --control's second side: the sweep seed plus this */
 #define LINES_PER_WL 40                    /* failure lines of one workload on one machine, at most */
+#define LINE_MAX_BYTES 512
+/* A machine's report: every workload's lines and its reproduce lines fit. */
+#define REPORT_BYTES (SIM_PROPS_NWL * (LINES_PER_WL * LINE_MAX_BYTES + 4096))
 
 static const char *const pol_name[NPOL] = { "ule", "hmp", "oracle" };
 static struct sim_policy pols[NPOL];
@@ -87,7 +90,7 @@ struct mstate {
 	const struct bench_wl *bw;
 	uint64_t opt[BENCH_WL_OPT_MAX];
 	int nfail, fail_counts[SIM_PROPS_MAX_COUNTS], lines, lines_left_out;
-	char text[65536];
+	char text[REPORT_BYTES];
 	size_t n;
 };
 
@@ -108,7 +111,7 @@ static void put(struct mstate *ms, const char *fmt, ...)
 static void note(struct mstate *ms, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct mstate *ms, const char *fmt, ...)
 {
-	char line[512];
+	char line[LINE_MAX_BYTES];
 	va_list ap;
 	if (ms->lines++ >= LINES_PER_WL) {
 		ms->lines_left_out++;
@@ -120,14 +123,12 @@ static void note(struct mstate *ms, const char *fmt, ...)
 	put(ms, "  %s %s", sim_props_wls[ms->w].name, line);
 }
 
-/* What workload w counts: "threads", "jobs", "clients", "groups",
- * "workers" (kernel/bench's threads_means up to its first blank, without
- * make's "-j "), singular for one. */
+/* What a workload counts: "threads", "jobs", "clients", "groups",
+ * "workers" (kernel/bench's threads_means up to its first blank), singular
+ * for one. */
 static const char *noun(const struct bench_wl *bw, int n, char *buf, size_t len)
 {
 	const char *s = bw->threads_means;
-	if (!strncmp(s, "-j ", 3))
-		s += 3;
 	size_t k = strcspn(s, " (");
 	if (n == 1 && k > 1 && s[k - 1] == 's')
 		k--;
@@ -256,7 +257,7 @@ static void check_p1(struct mstate *ms, int T, int n, int64_t ule2, int64_t hmp2
 	int64_t num = lower ? ule2 : hmp2, den = lower ? hmp2 : ule2;
 	if (den <= 0)
 		return;
-	int64_t ratio = num * 10000 / den;
+	int64_t ratio = (int64_t)((__int128)num * 10000 / den);   /* medians up to 2 × 10^15 */
 	int below = num * 100 < den * pw->min_pct;
 	if (ms->f.p1_why != SIM_PROPS_P1_APPLIES && !ms->pr->control) {
 		wt->info_points++;
@@ -593,7 +594,7 @@ static void print_rules(const struct sim_props *pr)
 	printf("schedsim: P1 median(hmp) >= the workload's share of median(ule), on machines whose HFI table describes "
 	       "their speeds (hmp decides by the table, the work clock by the speeds): perf / speed within 1.25 x for "
 	       "all CPUs with rows above perf 0 from boot, no power budget below every core of a package busy; "
-	       "a row at perf 0 from boot, or thrown there by an event that also slows its CPUs, is checked; "
+	       "a row at perf 0 from boot, or dropped there by an event that also slows its CPUs, is checked; "
 	       "elsewhere reported, not checked\n");
 	printf("schedsim: P2 cpu: median(hmp) >= 0.97 x median(oracle) where P1 applies and the oracle is an upper bound "
 	       "for hmp: no power budget, no event, no row at perf 0 beside rows above it; among CPUs with HFI rows a "
