@@ -485,7 +485,7 @@ sim: $(BUILD)/schedsim
 
 # The long property run (docs/sim.md, "Property run"): N generated machines
 # from SEED, every workload; PROPS_ARGS adds schedsim options (e.g.
-# "--sysctl kern.sched.hmp.perf0=overflow", "--workload cpu"). Its report
+# "--sysctl kern.sched.hmp.perf0=ee0-never", "--workload cpu,make"). Its report
 # goes to stdout, the time it took to stderr; exit status 1 when a property
 # failed.
 N ?= 2000
