@@ -118,7 +118,6 @@ enum sched_ts_state { SCHED_TS_INACTIVE = 0, SCHED_TS_RUNQ = 1, SCHED_TS_RUNNING
 #define TSF_HOGRUN 0x0040    /* hmp: it last ran a tick or more on end, or has not slept short (hmp_hog) */
 #define TSF_ITDSWAP 0x0080   /* hmp: its TSF_PICKCPU move is half of a class swap (kern.sched.hmp.itd_swap) */
 #define TSF_SWAPIN 0x0100    /* hmp: moved by a class swap and not yet run there: not to be stolen */
-#define TSF_SYNCWAKER 0x0200 /* its last stretch woke one thread, then slept within the tick (ule_sync.c) */
 
 /* ts_lockcpu of a thread in transit between CPUs (see "Which lock"). */
 #define SCHED_TS_LOCK_BLOCKED (-1)
@@ -143,6 +142,7 @@ struct td_sched {
 	int32_t ts_bound_cpu;    /* CPU of sched_bind(), -1 if not bound */
 	int32_t ts_move_to;      /* hmp: the CPU a TSF_PICKCPU switch moves it to, -1: search */
 	uint16_t ts_wakes;       /* threads it woke since it was switched in (its CPU only) */
+	uint16_t ts_sync_wakes;  /* its last stretch woke this many, then slept within the tick; 0: not a sync waker (ule_sync.c) */
 	uint64_t ts_woke_tick;   /* tick of its last wake-up of another thread (its CPU only) */
 	int32_t ts_slice;        /* ticks of the current slice consumed (counts up) */
 	uint32_t ts_slptime;     /* voluntary sleep time, ticks << 10 */

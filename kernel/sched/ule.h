@@ -391,8 +391,8 @@ int64_t search_thread_weight(const struct search_mode *mode, int cpu);
 /* ---- synchronous wake-ups (ule_sync.c) ---- */
 /* Called by a wake-up on the calling CPU self: counts it for self's
  * running thread (the waker) and returns 1 if that thread is a sync
- * waker waking its first thread of this stretch (its CPU is about to be
- * free). Interrupts off, on self, no tdq lock held (takes self's). */
+ * waker making the wake-up its last stretch ended with (its CPU is about
+ * to be free). Interrupts off, on self, no tdq lock held (takes self's). */
 int sched_sync_waker(int self);
 /* At cur's switch (flags SCHED_SW_*), on its CPU, its tdq locked: learns
  * from a sleep whether the stretch ended as a sync waker's does. */

@@ -88,19 +88,19 @@ static int latency_sensitive(const struct search_mode *mode, const struct td_sch
 }
 
 /* Steps 5 and 6: the least loaded CPU of the cache group the thread is
- * warm in that is idle, else one where it would be the best priority,
- * else the least loaded anywhere; *path gets the counter of the step that
- * found it. With kern.sched.hmp.latency a latency-sensitive thread counts
+ * warm in that is idle (unless warm is 0), else one where it would be the
+ * best priority, else the least loaded anywhere; *path gets the counter of
+ * the step that found it. With kern.sched.hmp.latency a latency-sensitive thread counts
  * every CPU where it would be the best priority as free, so the fastest
  * of them wins over an idle slower one; every step counts leaving (a sync
  * waker's CPU, or NULL) without its thread. Never -1 for a non-empty mask. */
 static int pick_search(const struct search_mode *mode, const struct td_sched *ts,
-		       const struct cpuset *mask, const struct tdq *leaving, struct sched_stats *st,
-		       uint64_t **path)
+		       const struct cpuset *mask, const struct tdq *leaving, int warm,
+		       struct sched_stats *st, uint64_t **path)
 {
 	int running = ts->ts_state == SCHED_TS_RUNNING, pri = ts->ts_pri, cpu = -1;
 	int latency = latency_sensitive(mode, ts);
-	const struct cpu_group *ccg = pick_llc_group(ts, tdq_cpu(ts->ts_cpu)->tdq_cg);
+	const struct cpu_group *ccg = warm ? pick_llc_group(ts, tdq_cpu(ts->ts_cpu)->tdq_cg) : NULL;
 	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = ts->ts_cpu,
 				.cs_running = running, .cs_load = INT_MAX,
 				.cs_free_pri = latency ? (pri > PRI_MAX_INTERACT ? pri : PRI_MAX_INTERACT) : -1,
@@ -140,7 +140,7 @@ static int steering_changed(const struct search_mode *mode, const struct td_sche
 	struct search_mode plain = *mode;
 	plain.steer = 0;
 	self->tdq_rand = rand_before;
-	int other = pick_search(&plain, ts, mask, NULL, st, &unused);
+	int other = pick_search(&plain, ts, mask, NULL, 1, st, &unused);
 	self->tdq_rand = after;
 	return other != cpu;
 }
@@ -238,15 +238,18 @@ int sched_pickcpu(struct td_sched *ts, int flags)
 	pick_primary(&mask, st);
 	int latency = latency_sensitive(&mode, ts);
 	const struct tdq *leaving = (flags & SPC_SYNC) && mode.hmp && mode.best ? tdq_cpu(self) : NULL;
-	/* step 4 is skipped by a latency-sensitive thread whose last CPU is not of
-	 * the fastest kind, and by a sync wake-up from a faster CPU than its last */
-	int skip = (latency && hmp_capacity(ts->ts_cpu) < HMP_CAPACITY_MAX) ||
-		   (leaving && hmp_capacity(self) > hmp_capacity(ts->ts_cpu));
+	/* a sync wake-up from a faster CPU than the thread's last skips both
+	 * cache-warm steps (4 and 5): what it works on next is the waker's,
+	 * warm in the waker's cache, not in its own last one */
+	int sync_up = leaving && hmp_capacity(self) > hmp_capacity(ts->ts_cpu);
+	/* step 4 is skipped too by a latency-sensitive thread whose last CPU is
+	 * not of the fastest kind */
+	int skip = sync_up || (latency && hmp_capacity(ts->ts_cpu) < HMP_CAPACITY_MAX);
 	int cpu = skip ? -1 : pick_last_cpu(ts, &mask, leaving);
 	uint64_t *path = &st->pick_idle_affinity;
 	if (cpu < 0) {
 		uint32_t rand_before = tdq_cpu(self)->tdq_rand;
-		cpu = pick_search(&mode, ts, &mask, leaving, st, &path);
+		cpu = pick_search(&mode, ts, &mask, leaving, !sync_up, st, &path);
 		if (mode.hmp && mode.steer && hmp_audit &&
 		    steering_changed(&mode, ts, &mask, st, cpu, rand_before))
 			st->hmp_steered++;
