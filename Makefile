@@ -216,8 +216,10 @@ UNIT_SRCS_itd_hist := kernel/lib/itd_hist.c
 UNIT_SRCS_workclock := kernel/emul/emul_workclock_model.c kernel/emul/emul_workclock_energy.c \
                        kernel/emul/emul_workclock_speed.c $(UNIT_SRCS_machine_parse)
 UNIT_SRCS_cpuid_decode := $(ARCH_DIR)/cpu/cpuid_decode.c $(ARCH_DIR)/cpu/cpuid_layout.c \
+                          $(ARCH_DIR)/cpu/cpuid_amd.c \
                           kernel/lib/format.c tools/cpuid-replay/dump.c \
                           tools/cpuid-replay/dump_check.c
+UNIT_SRCS_cpuid_amd := $(UNIT_SRCS_cpuid_decode)
 UNIT_SRCS_cpuid_replay := $(UNIT_SRCS_cpuid_decode) tools/cpuid-replay/replay.c kernel/sched/topo_build.c \
                           kernel/sched/topo_freebsd.c kernel/sched/topo_freebsd_probe.c
 # The FreeBSD-compatible tree from real dumps, machine descriptions and
@@ -288,9 +290,9 @@ UNIT_HEADERS := $(shell find include kernel tests/unit -name '*.h')
 $(BUILD)/unit/test_%: tests/unit/test_%.c $$(UNIT_SRCS_$$*) $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
 	gcc $(HOST_CFLAGS) -o $@ $(filter %.c,$^) -lcmocka
-$(BUILD)/unit/test_cpuid_decode: HOST_CFLAGS += $(ARCH_INC) -Itools/cpuid-replay
+$(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_amd: HOST_CFLAGS += $(ARCH_INC) -Itools/cpuid-replay
 $(BUILD)/unit/test_cpuid_replay: HOST_CFLAGS += $(ARCH_INC) -Itools/cpuid-replay -Ikernel/sched
-$(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
+$(BUILD)/unit/test_cpuid_decode $(BUILD)/unit/test_cpuid_amd $(BUILD)/unit/test_cpuid_replay: $(wildcard tools/cpuid-replay/*.h)
 $(BUILD)/unit/test_topo_freebsd: HOST_CFLAGS += $(ARCH_INC) -Itools/cpuid-replay -Ikernel/sched -Isim
 $(BUILD)/unit/test_topo_freebsd: $(wildcard tools/cpuid-replay/*.h) $(wildcard sim/*.h)
 $(BUILD)/unit/test_witness $(BUILD)/unit/test_acpi_madt $(BUILD)/unit/test_clock_choice \
@@ -408,7 +410,7 @@ $(BUILD)/host/bench_stats_cli: $(BENCH_CLI_SRCS) $(UNIT_HEADERS)
 # build/cpuid-replay DUMP...: the kernel's CPU enumeration and topology builder
 # run on an InstLatx64 CPUID dump (docs/cpuid.md).
 CPUID_REPLAY_SRCS := $(wildcard tools/cpuid-replay/*.c) $(ARCH_DIR)/cpu/cpuid_decode.c \
-                     $(ARCH_DIR)/cpu/cpuid_layout.c \
+                     $(ARCH_DIR)/cpu/cpuid_layout.c $(ARCH_DIR)/cpu/cpuid_amd.c \
                      kernel/lib/format.c $(wildcard kernel/sched/topo*.c)
 $(BUILD)/cpuid-replay: $(CPUID_REPLAY_SRCS) $(UNIT_HEADERS) $(wildcard tools/cpuid-replay/*.h)
 	@mkdir -p $(dir $@)

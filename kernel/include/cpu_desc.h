@@ -16,8 +16,10 @@
 
 enum cpu_core_type {
 	CPU_CORE_UNKNOWN = 0,   /* not hybrid, or not reported */
-	CPU_CORE_P,             /* performance (CPUID 0x1A type 0x40, "Core") */
-	CPU_CORE_E,             /* efficiency (type 0x20, "Atom") in the compute tile / ring */
+	CPU_CORE_P,             /* performance (CPUID 0x1A type 0x40, "Core"; AMD 0x80000026 core
+	                         * type 0, a "classic" core such as Zen 5) */
+	CPU_CORE_E,             /* efficiency (type 0x20, "Atom") in the compute tile / ring; AMD
+	                         * core type 1, a "dense" core such as Zen 5c */
 	CPU_CORE_LPE,           /* low-power efficiency (Atom without an L3, e.g. Meteor Lake SoC tile) */
 };
 
@@ -76,23 +78,27 @@ struct cpu_desc {
 	uint32_t die_id;
 	uint32_t package_id;
 	uint32_t cache_id[4];    /* [1] L1D, [2] L2, [3] L3 (LLC); [0] unused; CPU_DESC_NO_CACHE if absent */
-	uint8_t core_type;       /* enum cpu_core_type */
-	uint8_t native_model;    /* CPUID 0x1A EAX[23:0] is model id; low byte kept here */
+	uint8_t core_type;       /* enum cpu_core_type (AMD: classic = P, dense = E) */
+	uint8_t native_model;    /* low byte of native_model_id */
 	uint8_t smt_threads;     /* threads of its core (1 or 2) */
 	uint8_t source;          /* enum cpu_desc_source */
 	int32_t hfi_row;         /* row in the HFI table, CPU_DESC_NO_HFI_ROW if none */
-	uint16_t perf_hint;      /* static performance: HWP highest perf (MSR 0x771) or 0 */
-	uint16_t reserved;
+	uint16_t perf_hint;      /* static performance: HWP highest perf (MSR 0x771), AMD's CPPC
+	                          * highest perf (MSR 0xC00102B0 [31:24]), or 0 */
+	uint8_t eff_rank;        /* AMD: CPUID 0x80000026 EBX[23:16] of the core level when EAX[29]
+	                          * says the ranking is available; else 0 */
+	uint8_t reserved;
 	uint32_t vendor_family_model; /* family << 16 | model << 4 | stepping */
 	/* Enumeration detail (fields below added with cpuid_decode; zero when unknown). */
-	uint32_t native_model_id;     /* CPUID 0x1A EAX[23:0] */
+	uint32_t native_model_id;     /* Intel: CPUID 0x1A EAX[23:0]; AMD: 0x80000026 EBX[27:24] */
 	uint32_t cache_kb[4];         /* cache sizes in KiB, indexed like cache_id; 0 if absent */
 	uint8_t vendor;               /* enum cpu_vendor */
 	uint8_t flags;                /* CPU_DESC_F_* */
 	uint8_t hfi_caps;             /* CPUID 6 EDX[7:0]: bit 0 performance, bit 1 efficiency */
 	uint8_t hfi_classes;          /* CPUID 6 ECX[15:8]: Thread Director classes */
 	uint8_t hfi_pages;            /* HFI table size in 4 KiB pages (EDX[11:8] + 1); 0 without HFI */
-	uint8_t topo_leaf;            /* topology leaf used: 0x1F, 0x0B, or 0x01 (legacy) */
+	uint32_t topo_leaf;           /* topology leaf used: 0x1F, 0x0B, 0x80000026, 0x8000001E
+	                               * or 0x01 (legacy) */
 	uint16_t notes;               /* CPU_DESC_NOTE_*: fallbacks taken on odd CPUID values */
 	struct cpu_layout layout;     /* what FreeBSD's topology probe reads (above) */
 };
@@ -103,10 +109,12 @@ enum cpu_vendor {
 	CPU_VENDOR_AMD,
 };
 
-#define CPU_DESC_F_HYBRID   0x01u   /* CPUID 7.0 EDX[15] */
+#define CPU_DESC_F_HYBRID   0x01u   /* Intel: CPUID 7.0 EDX[15]; AMD: 0x80000026 EAX[30] */
 #define CPU_DESC_F_HFI      0x02u   /* CPUID 6 EAX[19] */
 #define CPU_DESC_F_ITD      0x04u   /* CPUID 6 EAX[23] */
 #define CPU_DESC_F_HWP      0x08u   /* CPUID 6 EAX[7] */
+#define CPU_DESC_F_CPPC     0x10u   /* AMD: CPUID 0x80000008 EBX[27], MSRs 0xC00102B0.. */
+#define CPU_DESC_F_AMD_WLC  0x20u   /* AMD: CPUID 0x80000021 EAX[22], workload classification */
 
 /* Fallbacks the decoder took; cpuid_decode_note_text() names each bit. */
 #define CPU_DESC_NOTE_NO_TOPO_LEAF   0x0001u  /* no 0x1F/0x0B: 8-bit APIC id, one core per CPU */
@@ -116,8 +124,11 @@ enum cpu_vendor {
 #define CPU_DESC_NOTE_NO_CACHE_LEAF  0x0010u  /* no CPUID 0x04 caches: cache ids absent, module = core */
 #define CPU_DESC_NOTE_BAD_CACHE      0x0020u  /* absurd CPUID 0x04 sub-leaf: ignored */
 #define CPU_DESC_NOTE_NO_TYPE_LEAF   0x0040u  /* hybrid flag but no usable 0x1A: core type unknown */
-#define CPU_DESC_NOTE_NO_HWP_MSR     0x0080u  /* HWP present but MSR 0x771 unreadable */
+#define CPU_DESC_NOTE_NO_HWP_MSR     0x0080u  /* HWP (or AMD's CPPC) present but its capability
+                                                * MSR (0x771, 0xC00102B0) unreadable */
 #define CPU_DESC_NOTE_LEAF_MISSING   0x0100u  /* a leaf below the max leaf was unavailable (dump) */
-#define CPU_DESC_NOTE_COUNT          9
+#define CPU_DESC_NOTE_AMD_NO_HETERO  0x0200u  /* AMD 0x80000026 without the heterogeneous flag:
+                                                * core types not enumerated */
+#define CPU_DESC_NOTE_COUNT          10
 
 #endif

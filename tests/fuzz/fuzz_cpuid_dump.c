@@ -6,8 +6,11 @@
  * from the repository root): the CPUID and MSR sections of 1 to 4 of its
  * CPUs (a P-core's two threads and two E-cores of one module), with the
  * topology leaves' package count set to the CPUs kept, so the excerpt is a
- * whole dump. Each is then damaged by line edits (deleted, duplicated,
- * swapped lines, hex digits changed) and raw byte mutations.
+ * whole dump; or (one input in three) 1 to 4 CPUs of the Phoenix 2 dump in
+ * InstLatx64's own format ("Group: .. Affinity mask: .." sections, AMD's
+ * leaf 0x80000026), its socket count patched likewise. One in four loses
+ * its final line end. Each is then damaged by line edits (deleted,
+ * duplicated, swapped lines, hex digits changed) and raw byte mutations.
  *
  * A refused dump must name "t.txt:LINE: " with LINE in the text, and leave
  * nothing behind; every warning names its line too. An accepted dump must
@@ -21,10 +24,12 @@
 #include "replay.h"
 
 #define SRC "tests/data/cpuid/i7-1370P_RaptorLakeP_B06A2_CPUID.txt"
+#define SRC_AMD "tests/data/cpuid/RyzenZ1_Phoenix2_A70F80_CPUID.txt"
 #define TEXT_MAX (64 * 1024)
 
 static const unsigned kept[4] = { 0, 1, 12, 13 };
 static char *cpuid_sec[4], *msr_sec[4];   /* the sections of the kept CPUs */
+static char *amd_sec[4];                  /* Phoenix 2's CPUs 0-3, from their Group line */
 
 /* A copy of the section whose title contains title (up to the next title),
  * MSR sections cut to the HWP MSRs 0x770..0x777 to stay small. */
@@ -49,16 +54,31 @@ static char *section(const char *src, const char *title, int msr)
 	return out;
 }
 
-static void load(void)
+/* The file at path into buf (size bytes, NUL-terminated); exits without it. */
+static void read_src(const char *path, char *buf, size_t size)
 {
-	static char src[256 * 1024];
-	FILE *f = fopen(SRC, "rb");
+	FILE *f = fopen(path, "rb");
 	if (!f) {
-		fprintf(stderr, "fuzz_cpuid_dump: no %s (run from the repository root)\n", SRC);
+		fprintf(stderr, "fuzz_cpuid_dump: no %s (run from the repository root)\n", path);
 		exit(2);
 	}
-	src[fread(src, 1, sizeof(src) - 1, f)] = 0;
+	buf[fread(buf, 1, size - 1, f)] = 0;
 	fclose(f);
+}
+
+static void load(void)
+{
+	static char src[256 * 1024], amd[128 * 1024];
+	read_src(SRC, src, sizeof(src));
+	read_src(SRC_AMD, amd, sizeof(amd));
+	char *a = strstr(amd, "Group: ");
+	for (int i = 0; i < 4 && a; i++) {
+		char *b = strstr(a + 1, "Group: ");
+		if (!b)
+			exit(2);
+		amd_sec[i] = strndup(a, (size_t)(b - a));
+		a = b;
+	}
 	for (int i = 0; i < 4; i++) {
 		char t[64];
 		snprintf(t, sizeof(t), "CPUID Registers / Logical CPU #%u ]", kept[i]);
@@ -105,6 +125,25 @@ static void make_dump(struct fuzz *f, char *buf, size_t *len)
 	for (int i = 0; i < 4; i++)
 		if (mask & (1u << i))
 			put(buf, len, msr_sec[i]);
+}
+
+/* A whole Phoenix 2 excerpt of 1..4 CPUs, the socket level's count
+ * (0x80000026 sub-leaf 3) patched to the CPUs kept. */
+static void make_amd_dump(struct fuzz *f, char *buf, size_t *len)
+{
+	unsigned mask = 1 + (unsigned)fuzz_below(f, 15), n = (unsigned)__builtin_popcount(mask);
+	char count[32];
+	snprintf(count, sizeof(count), "-%08X-00000403-", n);
+	*len = 0;
+	for (int i = 0; i < 4; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		size_t at = *len;
+		put(buf, len, amd_sec[i]);
+		buf[*len] = 0;
+		for (char *p = buf + at; (p = strstr(p, "-0000000C-00000403-")); p += 19)
+			memcpy(p, count, 19);
+	}
 }
 
 static size_t count_lines(const char *buf, size_t len)
@@ -254,7 +293,12 @@ static void fuzz_one(struct fuzz *f)
 	size_t len;
 	if (!cpuid_sec[0])
 		load();
-	make_dump(f, buf, &len);
+	if (fuzz_below(f, 3) == 0)
+		make_amd_dump(f, buf, &len);
+	else
+		make_dump(f, buf, &len);
+	if (len && fuzz_below(f, 4) == 0)
+		len--;   /* no final line end */
 	int edits = (int)fuzz_below(f, 4);
 	for (int i = 0; i < edits; i++)
 		edit(f, buf, &len);

@@ -187,6 +187,9 @@ static void test_replay_output(void **state)
 		"i7-1370P_RaptorLakeP_B06A2_CPUID",
 		"i9-12900K_AlderLakeS_90672_CPUID",
 		"CoreUltra7-155H_MeteorLake_A06A4_CPUID",
+		"RyzenAI9-HX370_StrixPoint_B20F40_CPUID",
+		"RyzenAI7PRO-350_KrackanPoint_B60F00_CPUID",
+		"RyzenZ1_Phoenix2_A70F80_CPUID",
 	};
 	const char *tool = getenv("MOSAIC_CPUID_REPLAY");
 	if (!tool || !*tool)

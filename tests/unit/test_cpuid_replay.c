@@ -273,6 +273,79 @@ static void test_truncated(void **state)
 	assert_string_equal(err, "t.txt:20: logical CPU #0 lists no CPUID leaf 0x1F, which the decoder reads (section from line 1): truncated?");
 }
 
+/* A file that ends without a line end after a whole line is not cut
+ * short (downloaded dumps often do); a last line cut inside, or before its
+ * "[SL nn]", still is. */
+static void test_no_final_line_end(void **state)
+{
+	(void)state;
+	const char *one = "CPUID 00000000: 00000001-756E6547-6C65746E-49656E69\n"
+			  "CPUID 00000001: 000B06A2-00000800-00000000-00000000";
+	assert_int_equal(parse_str(one), 0);
+	assert_int_equal(dump.lines, 2);
+	assert_int_equal(dump.cpu[0]->nleaves, 2);
+	dump_free(&dump);
+
+	/* The real dump cut after the "CPU 19" line of its All CPUs list. */
+	load_real();
+	char *end = strstr(real, "CPU  19: APICID");
+	assert_non_null(end);
+	real_len = (size_t)(strchr(end, '\n') - real);
+	assert_int_equal(replay_real(), 0);
+	/* ... and inside "CPU  19", before its colon. */
+	real_len = (size_t)(end - real) + 6;
+	assert_int_equal(parse(real, real_len), -1);
+	assert_string_equal(err, "t.txt:1570: the last line has no line end: truncated?");
+
+	expect_refused("CPUID 00000000: 00000001-756E6547-6C65746E-49656E69\n"
+		       "CPUID 00000001: 000B06A2-00000800-00000000-0000",
+		       "t.txt:2: the last line has no line end: truncated?");
+	expect_refused("CPUID 00000000: 00000001-756E6547-6C65746E-49656E69\n"
+		       "CPUID 00000001: 000B06A2-00000800-00000000-00000000 [SL 00]\n"
+		       "CPUID 00000001: 000B06A2-00000800-00000000-00000000",
+		       "t.txt:3: the last line has no line end: truncated?");
+	expect_refused("CPUID 00000000: 00000001-756E6547-6C65746E-49656E69\n"
+		       "some text",
+		       "t.txt:2: the last line has no line end: truncated?");
+}
+
+/* InstLatx64's own dumper: one "Group: G Affinity mask: M" line per CPU
+ * opens its section; CPU number = G * 64 + the mask's bit. */
+static void test_affinity_sections(void **state)
+{
+	(void)state;
+	const char *leaf0 = "CPUID 00000000: 00000001-68747541-444D4163-69746E65\n";
+	char text[1024];
+	snprintf(text, sizeof(text),
+		 "Group: 0x00 Affinity mask: 0x0000000000000001\n%s"
+		 "Group: 0x00 Affinity mask: 0x8000000000000000\n%s"
+		 "Group: 0x01 Affinity mask: 0x0000000000000004 \n%s", leaf0, leaf0, leaf0);
+	assert_int_equal(parse_str(text), 0);
+	assert_int_equal(dump.ncpus, 3);
+	assert_non_null(dump.cpu[0]);
+	assert_non_null(dump.cpu[63]);
+	assert_non_null(dump.cpu[66]);
+	assert_int_equal(dump.cpu[66]->cpuid_line, 5);
+	dump_free(&dump);
+
+	expect_refused("Group: 0x00 Affinity mask: 0x0000000000000003\n",
+		       "t.txt:1: affinity mask 0x0000000000000003 names more than one logical CPU");
+	expect_refused("Group: 0x00 Affinity mask: 0x0000000000000000\n",
+		       "t.txt:1: affinity mask 0x0000000000000000 names no logical CPU");
+	expect_refused("Group: 0x04 Affinity mask: 0x0000000000000001\n",
+		       "t.txt:1: processor group 4, CPU 0 out of range: at most 256 logical CPUs (0..255, the kernel's MAXCPU)");
+	expect_refused("Group: 0x00 Affinity mask: 0x00001\n",
+		       "t.txt:1: an affinity mask that is not 16 hexadecimal digits");
+	expect_refused("Group: 0x00 Affinity mask: 0x00000000000000010\n",
+		       "t.txt:1: an affinity mask that is not 16 hexadecimal digits");
+	expect_refused("Group: 12\n", "t.txt:1: a processor group line without a hexadecimal group");
+	expect_refused("Group: 0x00 Affinity\n", "t.txt:1: a processor group line without its affinity mask");
+	snprintf(text, sizeof(text),
+		 "Group: 0x00 Affinity mask: 0x0000000000000002\n%s"
+		 "Group: 0x00 Affinity mask: 0x0000000000000002\n%s", leaf0, leaf0);
+	expect_refused(text, "t.txt:3: a second CPUID section for logical CPU #1 (the first at line 1)");
+}
+
 /* ------------------------------------------------------------ whole machine */
 
 /* One CPU's 0x1F sub-leaf 1 missing: that CPU is named, with its leaf. */
@@ -333,7 +406,7 @@ static void test_tool_output(void **state)
 	snprintf(args, sizeof(args), "--cpus %s", path);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
 	unlink(path);
-	const char *note = "note: cpus 0-19: HWP present but MSR 0x771 unreadable: no performance hint\n";
+	const char *note = "note: cpus 0-19: HWP or CPPC present but its MSR (0x771, AMD 0xC00102B0) unreadable: no performance hint\n";
 	char *at = strstr(out, note);
 	assert_non_null(at);
 	assert_null(strstr(at + 1, "note:"));
@@ -353,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_no_final_line_end),
+		cmocka_unit_test(test_affinity_sections),
 		cmocka_unit_test(test_inconsistent_cpu),
 		cmocka_unit_test(test_missing_msr),
 		cmocka_unit_test(test_tool_output),

@@ -8,10 +8,13 @@
  * "MSR Registers / Logical CPU #n" hold lines
  *     MSR 00000771: 0000-0000-0111-0B27
  * (four 16-bit groups, high first; repeated samples: the last wins) or
- * "< FAILED >"; the "All CPUs" section lists the CPUs. CPUID lines before
- * any section belong to CPU #0, so a single-CPU dump without titles works.
- * Everything else is ignored. The text is read line by line in one pass;
- * the whole-dump checks are in dump_check.c.
+ * "< FAILED >"; the "All CPUs" section lists the CPUs. InstLatx64's own
+ * dumper writes no titles but one line per logical CPU,
+ *     Group: 0x00 Affinity mask: 0x0000000000000004
+ * (Windows processor group, one bit: here CPU #2), before its CPUID lines.
+ * CPUID lines before any section belong to CPU #0, so a single-CPU dump
+ * without titles works. Everything else is ignored. The text is read line
+ * by line in one pass; the whole-dump checks are in dump_check.c.
  */
 #include "dump.h"
 #include <ctype.h>
@@ -205,6 +208,43 @@ static int title(struct parser *p, const char *s)
 	return 0;
 }
 
+/* "Group: 0xGG Affinity mask: 0xMMMMMMMMMMMMMMMM" (after "Group: "): opens
+ * the CPUID section of CPU GG * 64 + the mask's one bit. */
+static int affinity(struct parser *p, const char *s)
+{
+	uint32_t group;
+	if (strncmp(s, "0x", 2) != 0)
+		return perr(p, p->line, "a processor group line without a hexadecimal group");
+	s += 2;
+	if (hex_field(&s, 0, &group) || strncmp(s, " Affinity mask: 0x", 18) != 0)
+		return perr(p, p->line, "a processor group line without its affinity mask");
+	s += 18;
+	uint64_t mask = 0;
+	int digits = 0;
+	for (; isxdigit((unsigned char)*s) && digits <= 16; s++, digits++)
+		mask = mask << 4 | (uint64_t)(isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
+	while (*s == ' ')
+		s++;
+	if (digits != 16 || *s)
+		return perr(p, p->line, "an affinity mask that is not 16 hexadecimal digits");
+	if (!mask || (mask & (mask - 1)))
+		return perr(p, p->line, "affinity mask 0x%016llx names %s logical CPU",
+			    (unsigned long long)mask, mask ? "more than one" : "no");
+	unsigned long long number = (unsigned long long)group * 64 + (unsigned)__builtin_ctzll(mask);
+	if (number >= DUMP_MAX_CPUS)
+		return perr(p, p->line,
+			    "processor group %u, CPU %u out of range: at most %d logical CPUs (0..%d, the kernel's MAXCPU)",
+			    group, (unsigned)__builtin_ctzll(mask), DUMP_MAX_CPUS, DUMP_MAX_CPUS - 1);
+	struct dump_cpu *cpu = cpu_get(p->d, (unsigned)number);
+	if (cpu->cpuid_line)
+		return perr(p, p->line, "a second CPUID section for logical CPU #%llu (the first at line %u)",
+			    number, cpu->cpuid_line);
+	cpu->cpuid_line = p->line;
+	p->sec = SEC_CPUID;
+	p->cur = cpu;
+	return 0;
+}
+
 /* One line (NUL-terminated, no line end): 0 or -1 with the error set. */
 static int line(struct parser *p, const char *s)
 {
@@ -213,6 +253,8 @@ static int line(struct parser *p, const char *s)
 		s++;
 	if (strncmp(s, "------[", 7) == 0)
 		return title(p, s);
+	if (strncmp(s, "Group: ", 7) == 0)
+		return affinity(p, s + 7);
 	if (p->sec == SEC_CPUID && strncmp(s, "CPUID ", 6) == 0) {
 		if (!p->cur) {   /* before any title: CPU #0 */
 			p->cur = cpu_get(p->d, 0);
@@ -233,6 +275,31 @@ static int line(struct parser *p, const char *s)
 	return bad < 0 ? -1 : 0;
 }
 
+/* Whether the last line, which has no line end, is whole (the file simply
+ * ends without one): a CPUID line with its four registers (and its
+ * sub-leaf when the leaf's other lines have one), an MSR line, or a CPU of
+ * the All CPUs list, taken without a complaint. skipped and all_cpus are
+ * the dump's counts before the line. */
+static int whole_last_line(const struct parser *p, const char *s, unsigned skipped, unsigned all_cpus)
+{
+	const struct dump *d = p->d;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (d->skipped != skipped)
+		return 0;
+	if (p->sec == SEC_CPUID && strncmp(s, "CPUID ", 6) == 0) {
+		const struct dump_cpu *c = p->cur;
+		const struct dump_leaf *l = &c->leaves[c->nleaves - 1];
+		for (size_t i = 0; i + 1 < c->nleaves && !l->has_sub; i++)
+			if (c->leaves[i].leaf == l->leaf && c->leaves[i].has_sub)
+				return 0;   /* cut before its "[SL nn]" */
+		return 1;
+	}
+	if (p->sec == SEC_MSR && strncmp(s, "MSR ", 4) == 0)
+		return 1;
+	return p->sec == SEC_ALL_CPUS && d->all_cpus != all_cpus;
+}
+
 int dump_parse(const char *text, size_t len, const char *name, struct dump *d, dump_warn_fn warn,
 	       void *warn_ctx, char *err, size_t errlen)
 {
@@ -246,12 +313,8 @@ int dump_parse(const char *text, size_t len, const char *name, struct dump *d, d
 	for (size_t pos = 0; pos < len;) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = (nl ? (size_t)(nl - text) : len) - pos;
+		int whole = nl != NULL;
 		p.line++;
-		if (!nl) {
-			perr(&p, p.line, "the last line has no line end: truncated?");
-			dump_free(d);
-			return -1;
-		}
 		if (n && text[pos + n - 1] == '\r')
 			n--;
 		if (n > DUMP_LINE_MAX) {
@@ -259,13 +322,23 @@ int dump_parse(const char *text, size_t len, const char *name, struct dump *d, d
 		} else if (memchr(text + pos, 0, n)) {
 			skip_line(&p, "line with a NUL byte skipped", NULL);
 		} else {
+			unsigned skipped = d->skipped, all_cpus = d->all_cpus;
 			memcpy(buf, text + pos, n);
 			buf[n] = 0;
 			if (line(&p, buf)) {
 				dump_free(d);
 				return -1;
 			}
+			if (!nl)
+				whole = whole_last_line(&p, buf, skipped, all_cpus);
 		}
+		if (!whole) {   /* a last line without its end that is not whole */
+			perr(&p, p.line, "the last line has no line end: truncated?");
+			dump_free(d);
+			return -1;
+		}
+		if (!nl)
+			break;
 		pos = (size_t)(nl - text) + 1;
 	}
 	d->lines = p.line;

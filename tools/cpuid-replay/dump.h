@@ -67,8 +67,9 @@ void dump_free(struct dump *d);
 unsigned dump_last_cpuid_line(const struct dump_cpu *cpu);
 /* The lines of a CPU's leaf (any sub-leaf), or NULL. */
 const struct dump_leaf *dump_find_leaf(const struct dump_cpu *cpu, uint32_t leaf);
-/* The logical CPUs in a package as the CPU's topology leaf (0x1F, else
- * 0x0B) counts them: EBX[15:0] of its last level; 0 if it has none. */
+/* The logical CPUs in a package as the CPU's topology leaf (AMD's
+ * 0x80000026, else 0x1F, else 0x0B) counts them: EBX[15:0] of its last
+ * level; 0 if it has none. */
 unsigned dump_package_count(const struct dump_cpu *cpu);
 
 /* struct cpuid_source callbacks; ctx is a struct dump_cpu. A sub-leaf the

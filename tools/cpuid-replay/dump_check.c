@@ -170,11 +170,11 @@ int dump_check(struct dump *d, char *err, size_t errlen)
 
 unsigned dump_package_count(const struct dump_cpu *cpu)
 {
-	const struct dump_leaf *l0 = dump_find_leaf(cpu, 0);
-	uint32_t leaves[2] = { 0x1F, 0x0B }, regs[4];
-	for (int k = 0; k < 2 && l0; k++) {
+	const struct dump_leaf *l0 = dump_find_leaf(cpu, 0), *e0 = dump_find_leaf(cpu, 0x80000000u);
+	uint32_t leaves[3] = { 0x80000026u, 0x1F, 0x0B }, regs[4];
+	for (int k = 0; k < 3 && l0; k++) {
 		unsigned count = 0;
-		if (l0->regs[0] < leaves[k])
+		if (leaves[k] >= 0x80000000u ? !e0 || e0->regs[0] < leaves[k] : l0->regs[0] < leaves[k])
 			continue;
 		for (uint32_t sub = 0; sub < 8; sub++) {
 			if (dump_cpuid((void *)cpu, leaves[k], sub, regs) ||

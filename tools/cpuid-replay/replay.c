@@ -10,6 +10,7 @@
 #include <cpuid_decode.h>
 
 #define MSR_HWP_CAPABILITIES 0x771u
+#define MSR_AMD_CPPC_CAP1 0xC00102B0u
 
 /* A cpuid_source over one dump CPU that remembers the first leaf it lacked. */
 struct probe {
@@ -51,12 +52,13 @@ static int decode(const struct dump *d, struct replay *r, unsigned i, char *err,
 	return -1;
 }
 
-/* HWP's MSR 0x771 is in every CPU's section or in none. */
+/* HWP's MSR 0x771 (AMD: CPPC's 0xC00102B0) is in every CPU's section or
+ * in none. */
 static int check_msrs(const struct dump *d, const struct replay *r, char *err, size_t errlen)
 {
 	int with = -1, without = -1;
 	for (int c = cpuset_first(&r->present); c >= 0; c = cpuset_next(&r->present, c)) {
-		if (!(r->descs[c].flags & CPU_DESC_F_HWP))
+		if (!(r->descs[c].flags & (CPU_DESC_F_HWP | CPU_DESC_F_CPPC)))
 			continue;
 		if (r->descs[c].notes & CPU_DESC_NOTE_NO_HWP_MSR)
 			without = without < 0 ? c : without;
@@ -66,9 +68,11 @@ static int check_msrs(const struct dump *d, const struct replay *r, char *err, s
 	if (with < 0 || without < 0)
 		return 0;
 	const struct dump_cpu *c = d->cpu[without];
+	int hwp = r->descs[without].flags & CPU_DESC_F_HWP;
 	snprintf(err, errlen,
-		 "%s:%u: logical CPU #%d has no MSR 0x%X (HWP capabilities), logical CPU #%d has it: truncated?",
-		 d->name, c->msr_line ? c->msr_line : d->lines, without, MSR_HWP_CAPABILITIES, with);
+		 "%s:%u: logical CPU #%d has no MSR 0x%X (%s capabilities), logical CPU #%d has it: truncated?",
+		 d->name, c->msr_line ? c->msr_line : d->lines, without,
+		 hwp ? MSR_HWP_CAPABILITIES : MSR_AMD_CPPC_CAP1, hwp ? "HWP" : "CPPC", with);
 	return -1;
 }
 
@@ -96,9 +100,9 @@ static int inconsistent(const struct dump *d, const struct replay *r, char *err,
 	const struct cpu_desc *desc = &r->descs[c];
 	const struct dump_leaf *topo = dump_find_leaf(d->cpu[c], desc->topo_leaf);
 	snprintf(err, errlen,
-		 "%s:%u: logical CPU #%u (x2APIC id 0x%x) contradicts the others: %s; its x2APIC, core and package ids come from CPUID leaf 0x%X, its cache ids from leaf 4",
+		 "%s:%u: logical CPU #%u (x2APIC id 0x%x) contradicts the others: %s; its x2APIC, core and package ids come from CPUID leaf 0x%X, its cache ids from leaf %s",
 		 d->name, topo ? topo->line : d->cpu[c]->cpuid_line, c, desc->apic_id, r->tree.error,
-		 desc->topo_leaf);
+		 desc->topo_leaf, desc->vendor == CPU_VENDOR_AMD ? "0x8000001D" : "4");
 	return -1;
 }
 

@@ -5,9 +5,10 @@
  * current CPU (cpu_enum.c), the host replay tool feeds it a dump. The rules
  * follow the CPUID reference of the Intel SDM Vol. 2A (leaves 04H, 06H, 0BH,
  * 1AH, 1FH) and its Vol. 3B chapter on the Hardware Feedback Interface;
- * docs/cpuid.md explains them and every fallback.
+ * AMD's leaves are read in cpuid_amd.c. docs/cpuid.md explains them and
+ * every fallback.
  */
-#include "cpuid_decode.h"
+#include "cpuid_decode_int.h"
 #include <printk.h>
 #include <string.h>
 
@@ -15,41 +16,16 @@
 #define CACHE_MAX_SUBLEAVES 16   /* real parts list 4-6 caches */
 #define MSR_HWP_CAPABILITIES 0x771u
 
-/* Domain levels of CPUID 0x1F (0x0B uses the first two), in order. */
-enum { DOM_NONE = 0, DOM_SMT, DOM_CORE, DOM_MODULE, DOM_TILE, DOM_DIE, DOM_DIEGRP, DOM_COUNT };
-
-struct decoder {
-	const struct cpuid_source *src;
-	struct cpu_desc *d;
-	uint32_t max_basic;
-	uint32_t apic;
-	int have_shift[DOM_COUNT];
-	unsigned shift[DOM_COUNT];   /* x2APIC shift to the next level, per domain */
-	unsigned smt_shift, pkg_shift;
-	unsigned l2_shift;           /* L2 sharing shift from leaf 4, valid if cache_id[2] set */
-	int caches_seen;
-};
-
-/* Read one leaf into r; zeros (and a note if the source lacked it) when the
- * leaf is above the maximum or unavailable. */
-static void dec_leaf(struct decoder *x, uint32_t leaf, uint32_t sub, uint32_t r[4])
+/* See cpuid_decode_int.h. */
+void cpuid_dec_leaf(struct decoder *x, uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	r[0] = r[1] = r[2] = r[3] = 0;
-	if (leaf > x->max_basic)
+	if (leaf < 0x80000000u ? leaf > x->max_basic : leaf > x->max_ext)
 		return;
 	if (x->src->get(x->src->ctx, leaf, sub, r) != 0) {
 		r[0] = r[1] = r[2] = r[3] = 0;
 		x->d->notes |= CPU_DESC_NOTE_LEAF_MISSING;
 	}
-}
-
-/* Smallest k with 2^k >= n (n >= 1). */
-static unsigned ceil_log2(uint32_t n)
-{
-	unsigned k = 0;
-	while (k < 32 && (1ull << k) < n)
-		k++;
-	return k;
 }
 
 /* Leaf 0 and 1: maximum leaf, vendor, family/model/stepping. */
@@ -70,7 +46,7 @@ static void dec_identity(struct decoder *x, uint32_t leaf1[4])
 	else
 		x->d->vendor = CPU_VENDOR_OTHER;
 
-	dec_leaf(x, 1, 0, leaf1);
+	cpuid_dec_leaf(x, 1, 0, leaf1);
 	uint32_t fam = (leaf1[0] >> 8) & 0xF, model = (leaf1[0] >> 4) & 0xF;
 	if (fam == 0xF)
 		fam += (leaf1[0] >> 20) & 0xFF;
@@ -79,8 +55,8 @@ static void dec_identity(struct decoder *x, uint32_t leaf1[4])
 	x->d->vendor_family_model = fam << 16 | model << 4 | (leaf1[0] & 0xF);
 }
 
-/* Walk topology leaf 0x1F or 0x0B; 0 when the leaf gives no usable levels. */
-static int dec_topo_walk(struct decoder *x, uint32_t leaf)
+/* See cpuid_decode_int.h: walk topology leaf 0x1F or 0x0B. */
+int cpuid_dec_topo_walk(struct decoder *x, uint32_t leaf)
 {
 	uint32_t r[4];
 	unsigned last_dom = DOM_NONE, last_shift = 0;
@@ -88,7 +64,7 @@ static int dec_topo_walk(struct decoder *x, uint32_t leaf)
 	if (x->max_basic < leaf)
 		return 0;
 	for (unsigned sl = 0; sl < TOPO_MAX_SUBLEAVES; sl++) {
-		dec_leaf(x, leaf, sl, r);
+		cpuid_dec_leaf(x, leaf, sl, r);
 		unsigned type = (r[2] >> 8) & 0xFF, count = r[1] & 0xFFFF, shift = r[0] & 0x1F;
 		if (type == 0 || count == 0)
 			break;
@@ -103,7 +79,7 @@ static int dec_topo_walk(struct decoder *x, uint32_t leaf)
 			x->d->notes |= CPU_DESC_NOTE_UNKNOWN_DOMAIN;
 		}
 		if (sl == 0 && shift == 0 && count > 1) {
-			shift = ceil_log2(count);
+			shift = cpuid_ceil_log2(count);
 			x->d->notes |= CPU_DESC_NOTE_ZERO_SHIFT;
 		}
 		if (shift < last_shift) {
@@ -144,19 +120,28 @@ static unsigned dec_shift_below(const struct decoder *x, unsigned dom)
 /* Topology: x2APIC id and SMT/core/die/package ids (module comes later). */
 static void dec_topology(struct decoder *x, const uint32_t leaf1[4])
 {
-	struct cpu_desc *d = x->d;
+	x->d->smt_threads = 1;
+	if (!cpuid_dec_topo_walk(x, 0x1F) && !cpuid_dec_topo_walk(x, 0x0B))
+		cpuid_dec_legacy(x, leaf1);
+	cpuid_dec_ids(x);
+}
 
-	d->smt_threads = 1;
-	if (!dec_topo_walk(x, 0x1F) && !dec_topo_walk(x, 0x0B)) {
-		/* Legacy: 8-bit initial APIC id, each CPU its own core; with
-		 * HTT the package spans EBX[23:16] ids. */
-		x->apic = leaf1[1] >> 24;
-		x->smt_shift = 0;
-		uint32_t lps = (leaf1[1] >> 16) & 0xFF;
-		x->pkg_shift = (leaf1[3] & (1u << 28)) && lps > 1 ? ceil_log2(lps) : 0;
-		d->topo_leaf = 0x01;
-		d->notes |= CPU_DESC_NOTE_NO_TOPO_LEAF;
-	}
+/* See cpuid_decode_int.h: the 8-bit initial APIC id, each CPU its own
+ * core; with HTT the package spans EBX[23:16] ids. */
+void cpuid_dec_legacy(struct decoder *x, const uint32_t leaf1[4])
+{
+	uint32_t lps = (leaf1[1] >> 16) & 0xFF;
+	x->apic = leaf1[1] >> 24;
+	x->smt_shift = 0;
+	x->pkg_shift = (leaf1[3] & (1u << 28)) && lps > 1 ? cpuid_ceil_log2(lps) : 0;
+	x->d->topo_leaf = 0x01;
+	x->d->notes |= CPU_DESC_NOTE_NO_TOPO_LEAF;
+}
+
+/* See cpuid_decode_int.h. */
+void cpuid_dec_ids(struct decoder *x)
+{
+	struct cpu_desc *d = x->d;
 	d->apic_id = x->apic;
 	d->smt_id = x->apic & ((1u << x->smt_shift) - 1);
 	d->core_id = x->apic >> x->smt_shift;
@@ -164,19 +149,15 @@ static void dec_topology(struct decoder *x, const uint32_t leaf1[4])
 	d->die_id = x->have_shift[DOM_DIE] ? x->apic >> dec_shift_below(x, DOM_DIE) : d->package_id;
 }
 
-/* Leaf 4: cache sharing ids and sizes for L1 data, L2, L3. */
-static void dec_caches(struct decoder *x)
+/* See cpuid_decode_int.h: sharing ids and sizes of L1 data, L2, L3. */
+void cpuid_dec_caches(struct decoder *x, uint32_t leaf)
 {
 	struct cpu_desc *d = x->d;
 	uint32_t r[4];
 	unsigned sl;
 
-	for (int i = 0; i < 4; i++)
-		d->cache_id[i] = CPU_DESC_NO_CACHE;
-	if (x->max_basic < 4)
-		goto done;
 	for (sl = 0; sl < CACHE_MAX_SUBLEAVES; sl++) {
-		dec_leaf(x, 4, sl, r);
+		cpuid_dec_leaf(x, leaf, sl, r);
 		unsigned type = r[0] & 0x1F, level = (r[0] >> 5) & 0x7;
 		if (type == 0)
 			break;
@@ -187,7 +168,7 @@ static void dec_caches(struct decoder *x)
 		x->caches_seen++;
 		if (type == 2 || level > 3 || d->cache_id[level] != CPU_DESC_NO_CACHE)
 			continue;   /* instruction caches, L4, duplicates: not described */
-		unsigned msb = ceil_log2(((r[0] >> 14) & 0xFFF) + 1);
+		unsigned msb = cpuid_ceil_log2(((r[0] >> 14) & 0xFFF) + 1);
 		uint64_t bytes = (uint64_t)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3FF) + 1) *
 				 ((r[1] & 0xFFF) + 1) * ((uint64_t)r[2] + 1);
 		d->cache_id[level] = x->apic >> msb;
@@ -197,14 +178,12 @@ static void dec_caches(struct decoder *x)
 	}
 	if (sl == CACHE_MAX_SUBLEAVES)
 		d->notes |= CPU_DESC_NOTE_BAD_CACHE;
-done:
-	if (!x->caches_seen)
-		d->notes |= CPU_DESC_NOTE_NO_CACHE_LEAF;
 }
 
-/* Module (L2 cluster): the 0x1F module level, else the L2 sharing of leaf 4,
- * else the core alone. Named by the core_id of its first core. */
-static void dec_module(struct decoder *x)
+/* See cpuid_decode_int.h: the 0x1F module level, else the L2 sharing of
+ * the cache leaf, else the core alone. Named by the core_id of its first
+ * core. */
+void cpuid_dec_module(struct decoder *x)
 {
 	struct cpu_desc *d = x->d;
 	unsigned ms = x->smt_shift;
@@ -228,7 +207,7 @@ static void dec_core_type(struct decoder *x)
 	struct cpu_desc *d = x->d;
 	uint32_t r[4];
 
-	dec_leaf(x, 7, 0, r);
+	cpuid_dec_leaf(x, 7, 0, r);
 	if (r[3] & (1u << 15))
 		d->flags |= CPU_DESC_F_HYBRID;
 	if (x->max_basic < 0x1A) {
@@ -237,7 +216,7 @@ static void dec_core_type(struct decoder *x)
 			d->notes |= CPU_DESC_NOTE_NO_TYPE_LEAF;
 		return;
 	}
-	dec_leaf(x, 0x1A, 0, r);
+	cpuid_dec_leaf(x, 0x1A, 0, r);
 	d->native_model_id = r[0] & 0xFFFFFF;
 	d->native_model = (uint8_t)r[0];
 	if (!(d->flags & CPU_DESC_F_HYBRID))
@@ -264,7 +243,7 @@ static void dec_power(struct decoder *x)
 	uint32_t r[4];
 
 	d->hfi_row = CPU_DESC_NO_HFI_ROW;
-	dec_leaf(x, 6, 0, r);
+	cpuid_dec_leaf(x, 6, 0, r);
 	if (r[0] & (1u << 7))
 		d->flags |= CPU_DESC_F_HWP;
 	if (r[0] & (1u << 19)) {
@@ -295,11 +274,20 @@ void cpuid_decode(const struct cpuid_source *src, struct cpu_desc *out)
 	x.src = src;
 	x.d = out;
 	out->source = CPU_DESC_FROM_CPUID;
+	for (int i = 0; i < 4; i++)
+		out->cache_id[i] = CPU_DESC_NO_CACHE;
 	dec_identity(&x, leaf1);
-	dec_topology(&x, leaf1);
-	dec_caches(&x);
-	dec_module(&x);
-	dec_core_type(&x);
+	if (out->vendor == CPU_VENDOR_AMD) {
+		cpuid_decode_amd(&x, leaf1);
+	} else {
+		dec_topology(&x, leaf1);
+		if (x.max_basic >= 4)
+			cpuid_dec_caches(&x, 4);
+		if (!x.caches_seen)
+			out->notes |= CPU_DESC_NOTE_NO_CACHE_LEAF;
+		cpuid_dec_module(&x);
+		dec_core_type(&x);
+	}
 	dec_power(&x);
 	cpuid_decode_layout(src, out, x.max_basic);
 }
@@ -309,11 +297,12 @@ static const char *const note_text[CPU_DESC_NOTE_COUNT] = {
 	"topology shift 0 with several CPUs: shift taken from the count",
 	"topology shifts or counts inconsistent: clamped",
 	"unknown topology domain type: placed one level above the last",
-	"no CPUID 0x04 caches: no cache ids, each core its own module",
-	"odd CPUID 0x04 sub-leaf ignored",
-	"hybrid flag but no usable CPUID 0x1A: core type unknown",
-	"HWP present but MSR 0x771 unreadable: no performance hint",
+	"no cache leaf (CPUID 0x04, AMD 0x8000001D): no cache ids, each core its own module",
+	"odd cache-leaf sub-leaf ignored",
+	"hybrid flag but no usable core type (CPUID 0x1A, AMD 0x80000026): core type unknown",
+	"HWP or CPPC present but its MSR (0x771, AMD 0xC00102B0) unreadable: no performance hint",
 	"a CPUID leaf below the maximum was unavailable: read as zero",
+	"CPUID 0x80000026 sets no heterogeneous-cores flag: core types unknown (dense cores look classic)",
 };
 
 const char *cpuid_decode_note_text(uint16_t note)
