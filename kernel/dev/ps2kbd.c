@@ -2,7 +2,7 @@
  * controller translating to scancode set 1; bytes are decoded by keymap.c
  * and pushed into the console input ring. */
 #include <keyboard.h>
-#include <console.h>
+#include <console_input.h>
 #include <cpu.h>
 #include <ioapic.h>
 #include <printk.h>

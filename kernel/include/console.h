@@ -1,8 +1,6 @@
 /*
- * console.h — where kernel output goes and where shell input comes from.
- *
- * Output: every registered sink (serial, framebuffer) receives every byte.
- * Input: device interrupt handlers push bytes into one ring; the shell pulls.
+ * console.h — where kernel output goes: every registered sink (serial,
+ * framebuffer) receives every byte. Input is console_input.h.
  */
 #ifndef MOSAIC_CONSOLE_H
 #define MOSAIC_CONSOLE_H
@@ -47,28 +45,4 @@ void console_hold_end(void);
 void console_break_lock(void);
 /* 1 once a panic broke the lock: sinks that defer output draw at once. */
 int console_panicking(void);
-/* Queue one input byte. Called from interrupt handlers; 1 if queued, 0
- * when the ring is full: the byte is dropped and counted
- * (kern.console.input_lost). Keyboards push ANSI escape sequences for
- * arrow keys, like a terminal. */
-int console_input_push(char c);
-/* Room left in the input ring (interrupts off). A source that can hold
- * its bytes (the UART's FIFO) takes no more than this, and asks
- * console_input_on_room() to be called back once the reader frees room. */
-unsigned console_input_room(void);
-/* fn runs once, the next time the reader takes a byte, or at once if
- * there is room already (interrupts off, the input lock held: it must not
- * push; it re-arms its source's interrupt, which then delivers). One
- * held-back source at a time. */
-void console_input_on_room(void (*fn)(void));
-/* Next input byte; sleeps on a wait queue (before the scheduler: hlt)
- * until one arrives. Interrupts must be on. */
-char console_getc(void);
-/* The next input byte without taking it: 1 and *c set, else 0. Never
- * sleeps. (The shell and a foreground user program share the input: each
- * looks before it takes; SYS_CONSOLE_READ never takes a Ctrl-C.) */
-int console_peekc(char *c);
-/* Next input byte if one is waiting: 1 and *c set, else 0. Never sleeps. */
-int console_trygetc(char *c);
-
 #endif

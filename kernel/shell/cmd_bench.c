@@ -12,6 +12,7 @@
  */
 #include <shell.h>
 #include <console.h>
+#include <console_input.h>
 #include <printk.h>
 #include <rapl.h>
 #include <string.h>

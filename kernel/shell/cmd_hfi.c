@@ -4,7 +4,7 @@
  * device's; `hfi -w [MS]` waits for the next publication; the injection
  * verbs are in cmd_hfi_inject.c. docs/hfi.md explains the numbers. */
 #include <shell.h>
-#include <console.h>
+#include <console_input.h>
 #include <parse.h>
 #include <printk.h>
 #include <smp.h>

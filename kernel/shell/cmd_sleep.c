@@ -1,7 +1,7 @@
 /* cmd_sleep.c — `sleep MS`: the shell thread sleeps, so a boot script can
  * let load build up before it looks (`spawn 4 cpu; sleep 3000; top`). */
 #include <shell.h>
-#include <console.h>
+#include <console_input.h>
 #include <printk.h>
 #include <thread.h>
 #include <time.h>

@@ -2,7 +2,7 @@
  * starts load by hand, is in cmd_spawn.c). */
 #include <shell.h>
 #include <thread.h>
-#include <console.h>
+#include <console_input.h>
 #include <parse.h>
 #include <printk.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * each in a job of its own, and the process table that `ps` prints after
  * the threads (docs/userland.md). */
 #include <shell.h>
-#include <console.h>
+#include <console_input.h>
 #include <printk.h>
 #include <string.h>
 #include <mm.h>

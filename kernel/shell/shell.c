@@ -3,6 +3,7 @@
 #include <shell_words.h>
 #include <lineedit.h>
 #include <console.h>
+#include <console_input.h>
 #include <parse.h>
 #include <printk.h>
 #include <string.h>

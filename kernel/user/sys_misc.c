@@ -3,6 +3,7 @@
 #include "uproc.h"
 #include "ucheck.h"
 #include <console.h>
+#include <console_input.h>
 #include <fail_nth.h>
 #include <mm.h>
 #include <smp.h>

@@ -83,6 +83,13 @@ void user_return_check(void);
 /* A system call, from trap/syscall.asm with the user registers saved. */
 void syscall_dispatch(struct trap_frame *tf);
 
+/* ---- the console's input device (kernel/dev/console_input.c) ----
+ * The serial port's receive interrupt (serial.c) hands its bytes up;
+ * console_input.h says what each call promises. Interrupts off. */
+int console_input_push(char c);
+unsigned console_input_room(void);
+void console_input_on_room(void (*fn)(void));
+
 /* ---- devices above the console (kernel/dev/) ---- */
 
 /* From the boot CPU's timer tick (clock/time.c), interrupts off. */

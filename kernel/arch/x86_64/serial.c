@@ -1,6 +1,7 @@
 /* serial.c — COM1 16550 UART: polled output, interrupt-driven input. */
 #include <serial.h>
 #include <console.h>
+#include <arch_hooks.h>
 #include <cpu.h>
 #include <trap.h>
 #include <ioapic.h>

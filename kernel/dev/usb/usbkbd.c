@@ -9,7 +9,7 @@
 #include "xhci.h"
 #include "hid_kbd.h"
 #include "../keymap.h"
-#include <console.h>
+#include <console_input.h>
 #include <cpu.h>
 #include <mm.h>
 #include <printk.h>
