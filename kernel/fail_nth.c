@@ -1,8 +1,10 @@
 /* fail_nth.c — a thread's own allocation failure on request (see
- * fail_nth.h); the count lives in its struct thread. */
+ * fail_nth.h). The count lives in the thread's struct thread; the thread
+ * layer points the CPU's record at the running thread's count at every
+ * switch (percpu_fail_nth()), so the allocators never call up into it. */
 #include <fail_nth.h>
+#include <percpu.h>
 #include <sysctl.h>
-#include <thread.h>
 
 static int64_t fail_nth_allowed;
 SYSCTL_INT(debug_fail_nth, "debug.fail_nth", &fail_nth_allowed, 1, 0, 1,
@@ -13,10 +15,10 @@ SYSCTL_INT(debug_fail_nth, "debug.fail_nth", &fail_nth_allowed, 1, 0, 1,
  * it: that allocation fails instead, which its caller must survive too). */
 int fail_nth_now(void)
 {
-	struct thread *td = thread_current();
-	if (!td || !td->fail_nth)
+	uint32_t *left = percpu_ready() ? percpu_fail_nth() : NULL;
+	if (!left || !*left)
 		return 0;
-	return --td->fail_nth == 0;
+	return --*left == 0;
 }
 
 /* See fail_nth.h. */
@@ -28,8 +30,8 @@ int fail_nth_enabled(void)
 /* See fail_nth.h. */
 uint32_t fail_nth_arm(uint32_t n)
 {
-	struct thread *td = thread_current();
-	uint32_t left = td->fail_nth;
-	td->fail_nth = n;
+	uint32_t *slot = percpu_fail_nth();
+	uint32_t left = *slot;
+	*slot = n;
 	return left;
 }

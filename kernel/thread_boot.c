@@ -139,6 +139,7 @@ void thread_boot(void)
 	thread_register(td);
 	struct percpu *p0 = percpu_get(0);
 	p0->curthread = td;
+	p0->fail_nth = &td->fail_nth;
 	p0->idlethread = thread_idle_create(0);
 	thread_set_running();
 	__atomic_store_n(&p0->sched_ready, 1, __ATOMIC_RELEASE);
@@ -198,6 +199,7 @@ void thread_ap_enter(unsigned cpu)
 		cpu_sti_hlt();
 	cpu_cli();
 	p->curthread = idle;
+	p->fail_nth = &idle->fail_nth;
 	idle->on_cpu = 1;
 	p->switch_ns = thread_now_ns();   /* its run time starts now */
 	__atomic_store_n(&p->sched_ready, 1, __ATOMIC_RELEASE);

@@ -103,6 +103,7 @@ static void thread_switch(int how)
 	user_cpu_switch(cur->uth ? user_thread_fpu(cur) : NULL, next->uth ? user_thread_fpu(next) : NULL,
 			next->uth ? user_thread_cr3(next) : 0, (uint64_t)next->stack_top);
 	p->curthread = next;
+	p->fail_nth = &next->fail_nth;
 	arch_context_switch(&cur->rsp, &cur->on_cpu, &next->rsp, &next->on_cpu);
 	thread_switch_finish();
 }

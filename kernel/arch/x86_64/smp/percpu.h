@@ -41,6 +41,7 @@ struct percpu {
 	struct cpu_desc desc;
 	/* Threads (thread.h); written by this CPU only, NULL until thread_boot(). */
 	struct thread *curthread;      /* the thread running here */
+	uint32_t *fail_nth;            /* curthread's allocation-failure count (fail_nth.c), set with it */
 	struct thread *volatile idlethread;   /* set by the boot CPU; an AP waits for it */
 	volatile int need_resched;     /* switch at the next preemption point */
 	volatile int sched_ready;      /* 1 once this CPU runs threads */
@@ -74,6 +75,18 @@ static inline struct thread *percpu_curthread(void)
 	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(td)
 			 : "i"(__builtin_offsetof(struct percpu, curthread)));
 	return td;
+}
+
+/* The running thread's allocation-failure count (its struct thread's, set
+ * with curthread), read in one instruction like percpu_curthread(): the
+ * memory allocators reach it without knowing what a thread is. NULL
+ * before the thread layer runs here. Needs percpu_ready(). */
+static inline uint32_t *percpu_fail_nth(void)
+{
+	uint32_t *n;
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(n)
+			 : "i"(__builtin_offsetof(struct percpu, fail_nth)));
+	return n;
 }
 
 /* Boot CPU: point GS at record 0 (its APIC id is filled in by
