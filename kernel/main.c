@@ -49,6 +49,20 @@ static void print_banner(void)
 	printk("cmdline: %.*s\n", (int)sizeof(boot_info.cmdline), boot_info.cmdline);
 }
 
+/* What the layers above the thread layer do at every switch and add to a
+ * thread's record (thread.h's hook points), in the order they run: the
+ * Thread Director's class and HRESET, the emulated work clock, user
+ * mode's CPU state. Before the first switch. */
+static void thread_hooks_register(void)
+{
+	thread_hook_leave(itd_switch_leave);
+	thread_hook_switch(itd_switch_enter);
+	thread_hook_switch(emul_workclock_switch);
+	thread_hook_switch(user_thread_switch);
+	thread_hook_info(emul_workclock_info);
+	thread_hook_info(user_thread_info);
+}
+
 /* Second half of boot, on a guarded kernel stack: devices, then the shell. */
 static void kernel_main_continued(void *arg)
 {
@@ -66,6 +80,7 @@ static void kernel_main_continued(void *arg)
 	smp_start_aps();
 	machine_platform_apply();   /* before anything reads the descriptors */
 	hmp_sources_init();         /* capacities and scores, before the scheduler */
+	thread_hooks_register();
 	thread_boot();              /* from here on this flow is thread "main" */
 	fbcon_start_thread();       /* draws text and the status line from now on */
 	emul_workclock_init();      /* emulated machines: per-thread work clocks */

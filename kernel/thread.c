@@ -8,8 +8,6 @@
 #include <string.h>
 #include <spinlock.h>
 #include <percpu.h>
-#include <emul_workclock.h>
-#include <user.h>
 
 /* Guards the list of live threads, the zombie list, the stack pool and
  * the counters. Lock order: before the wait queue locks it never holds
@@ -298,9 +296,10 @@ static void thread_info_fill(const struct thread *td, struct thread_info *out)
 	if (td->on_cpu)
 		out->run_ns += thread_now_ns() - td->on_since_ns;
 	out->migrations = idle ? 0 : ts->ts_migrations;
-	out->has_work = emul_workclock_read(td, &out->work) == 0;
-	out->has_code_cls = out->has_work;
-	out->code_cls = emul_workclock_class(td);
+	out->has_work = 0;              /* the hooks say more (thread_hooks_info()) */
+	out->work = 0;
+	out->has_code_cls = 0;
+	out->code_cls = 0;
 	out->itd_cls = td->itd.cls;
 	memcpy(out->itd_reads, td->itd.reads, sizeof(out->itd_reads));
 	out->itd_invalid = td->itd.invalid;
@@ -309,7 +308,8 @@ static void thread_info_fill(const struct thread *td, struct thread_info *out)
 	for (int t = 0; t < 4; t++)
 		out->sched_ns_type[t] = idle ? 0 : ts->ts_run_ns_type[t];
 	out->sched_ns_shared = idle ? 0 : ts->ts_run_ns_shared;
-	out->pid = user_thread_pid(td);
+	out->pid = 0;
+	thread_hooks_info(td, out);   /* the work clock, the process */
 }
 
 /* See thread.h. */

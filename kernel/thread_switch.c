@@ -8,9 +8,6 @@
 #include <cpu.h>
 #include <time.h>
 #include <panic.h>
-#include <emul_workclock.h>
-#include <user.h>
-#include <user_cpu.h>
 
 #define RFLAGS_IF 0x200
 
@@ -87,7 +84,7 @@ static void thread_switch(int how)
 	p->need_resched = 0;
 	__atomic_store_n(&p->sched_seen_ns, time_ns(), __ATOMIC_RELAXED);   /* the soft watchdog */
 	if (!(cur->flags & TDF_IDLE))
-		thread_itd_leave(cur);   /* its class, before the core places it again */
+		thread_hooks_leave(cur);   /* e.g. its Thread Director class, before the core places it again */
 	struct td_sched *nts = sched_switch(thread_ts(cur), how);
 	struct thread *next = nts ? thread_of(nts) : p->idlethread;
 	if (next == cur)
@@ -98,10 +95,8 @@ static void thread_switch(int how)
 	uint64_t now = time_ns();
 	cur->run_ns += now - cur->on_since_ns;
 	p->switch_ns = now;
-	thread_itd_enter();   /* HRESET: next's class is read from its own run */
-	emul_workclock_switch(p->cpu, cur, next, now);
-	user_cpu_switch(cur->uth ? user_thread_fpu(cur) : NULL, next->uth ? user_thread_fpu(next) : NULL,
-			next->uth ? user_thread_cr3(next) : 0, (uint64_t)next->stack_top);
+	/* Thread Director (HRESET), the work clock, user mode's CPU state. */
+	thread_hooks_switch(p->cpu, cur, next, now);
 	p->curthread = next;
 	p->fail_nth = &next->fail_nth;
 	arch_context_switch(&cur->rsp, &cur->on_cpu, &next->rsp, &next->on_cpu);

@@ -237,6 +237,14 @@ unsigned emul_workclock_class(const struct thread *td)
 }
 
 /* See emul_workclock.h. */
+void emul_workclock_info(const struct thread *td, struct thread_info *out)
+{
+	out->has_work = emul_workclock_read(td, &out->work) == 0;
+	out->has_code_cls = out->has_work;
+	out->code_cls = emul_workclock_class(td);
+}
+
+/* See emul_workclock.h. */
 int emul_workclock_itd_state(unsigned *cls, uint64_t *ran_ns)
 {
 	struct wc_model *w = wc_active();

@@ -28,7 +28,8 @@ struct thread;
  * threads exists (so every thread is switched in through
  * emul_workclock_switch()). */
 void emul_workclock_init(void);
-/* The thread layer's switch hook: on CPU cpu, at guest time now (the
+/* The thread layer's switch hook (thread.h, registered by kernel/main.c):
+ * on CPU cpu, at guest time now (the
  * instant the run times use), `out` leaves and `in` enters (either may be
  * the CPU's idle thread, which does not count as busy; `out` may be
  * exiting). Called once per switch, after the scheduler chose `in` and
@@ -59,6 +60,12 @@ int emul_workclock_read(const struct thread *td, uint64_t *work);
 int emul_workclock_set_class(unsigned cls);
 /* td's current class (its clock's; 0 when inactive). Lock-free. */
 unsigned emul_workclock_class(const struct thread *td);
+struct thread_info;
+/* The thread layer's info hook (thread.h, registered by kernel/main.c):
+ * td's work so far and class into out (has_work, work, has_code_cls,
+ * code_cls: both flags 0 when inactive or td is an idle thread). Takes
+ * the model lock (under the thread list lock). */
+void emul_workclock_info(const struct thread *td, struct thread_info *out);
 /* The emulated Thread Director's view of the calling CPU (kernel/emul/
  * emul_itd.c): the class of the code it executes and for how many ns of
  * guest time it has without a change of class or an HRESET. -1 when

@@ -148,6 +148,29 @@ void preempt_enable(void);
 void critical_enter(void);
 void critical_exit(void);
 
+/* ---- hook points: what the layers above do at a switch ----
+ * The thread layer calls nothing above it: the Thread Director's glue,
+ * the emulated work clock and user mode each register what they do at a
+ * switch, and what they add to a thread's record, here
+ * (thread_hooks.c). Registered at boot (kernel/main.c) before the
+ * scheduler starts, at most 4 of each kind; called in registration
+ * order. */
+
+/* cur (not an idle thread) is about to leave its CPU, before the
+ * scheduler chooses what runs next. Interrupts off; must not sleep. */
+typedef void (*thread_leave_hook)(struct thread *cur);
+/* The calling CPU cpu switches from cur to next (another thread) at now
+ * (time_ns()), before the registers are switched. Interrupts off; must
+ * not sleep. */
+typedef void (*thread_switch_hook)(unsigned cpu, struct thread *cur, struct thread *next, uint64_t now);
+struct thread_info;
+/* Fill the fields of *out that the hook's layer knows of td (its work
+ * clock, its process). Under the thread list lock, interrupts off. */
+typedef void (*thread_info_hook)(const struct thread *td, struct thread_info *out);
+void thread_hook_leave(thread_leave_hook fn);
+void thread_hook_switch(thread_switch_hook fn);
+void thread_hook_info(thread_info_hook fn);
+
 /* ---- hooks for the arch layer ---- */
 
 /* The tick: timers, sched_clock(). From the LAPIC timer handler. */
@@ -171,13 +194,11 @@ void *thread_stack_alloc(void);
 void thread_register(struct thread *td);
 /* sched_add() a new thread; preempts the caller if the core says so. */
 void thread_make_runnable(struct thread *td);
-/* Thread Director (thread_itd.c): at a switch, td (the current thread,
- * not idle) leaves its CPU: the class the hardware read for it feeds its
- * history and, when adopted, the scheduler. Then, when another thread is
- * to run, thread_itd_enter() resets the CPU's history for it. Both do
- * nothing without Thread Director. Interrupts off. */
-void thread_itd_leave(struct thread *td);
-void thread_itd_enter(void);
+/* The hook points' runners (thread_hooks.c): each registered hook in
+ * registration order. */
+void thread_hooks_leave(struct thread *cur);
+void thread_hooks_switch(unsigned cpu, struct thread *cur, struct thread *next, uint64_t now);
+void thread_hooks_info(const struct thread *td, struct thread_info *out);
 /* First thing a thread does on a CPU after a switch to it: accounting
  * (its run time starts at the instant of the switch, percpu switch_ns). */
 void thread_switch_finish(void);

@@ -31,13 +31,14 @@ void user_fault(struct trap_frame *tf, uint64_t addr) __attribute__((noreturn));
 /* On the way back to user mode (interrupts, system calls): a thread whose
  * process is being killed leaves here instead. */
 void user_return_check(void);
-/* CR3 of a thread of a process (user_cpu.c, at every switch to it). */
-uint64_t user_thread_cr3(const struct thread *td);
-/* The FXSAVE area (512 bytes, 16-byte aligned) of a thread of a
- * process: its x87/SSE registers while it does not run (user_cpu.c). */
-void *user_thread_fpu(struct thread *td);
-/* pid of a thread's process, 0 for a kernel thread (`ps`). */
-int user_thread_pid(const struct thread *td);
+/* The thread layer's switch hook (thread.h, registered by kernel/main.c):
+ * the CPU's user-mode state (FPU registers, CR3, the kernel stack of
+ * ring-3 entries) from cur to next. Interrupts off. */
+void user_thread_switch(unsigned cpu, struct thread *cur, struct thread *next, uint64_t now);
+struct thread_info;
+/* The thread layer's info hook: the pid of td's process into out->pid,
+ * 0 for a kernel thread (`ps`). */
+void user_thread_info(const struct thread *td, struct thread_info *out);
 
 /* ---- the shell ---- */
 

@@ -24,23 +24,35 @@ struct proc *proc_self(void)
 	return ut ? ut->proc : NULL;
 }
 
-/* See user.h. */
-uint64_t user_thread_cr3(const struct thread *td)
+/* CR3 of a thread of a process. */
+static uint64_t user_thread_cr3(const struct thread *td)
 {
 	return td->uth->proc->vm.pml4;
 }
 
-/* See user.h. */
-void *user_thread_fpu(struct thread *td)
+/* The FXSAVE area of a thread of a process: its x87/SSE registers while
+ * it does not run. */
+static void *user_thread_fpu(struct thread *td)
 {
 	return td->uth->fpu;
 }
 
+/* See user.h. The CPU's user-mode state follows the thread: FPU registers
+ * saved and restored, the address space, the kernel stack for entries
+ * from ring 3 (user_cpu.c). */
+void user_thread_switch(unsigned cpu, struct thread *cur, struct thread *next, uint64_t now)
+{
+	(void)cpu;
+	(void)now;
+	user_cpu_switch(cur->uth ? user_thread_fpu(cur) : NULL, next->uth ? user_thread_fpu(next) : NULL,
+			next->uth ? user_thread_cr3(next) : 0, (uint64_t)next->stack_top);
+}
+
 /* See user.h. The record outlives the kernel thread's place on the thread
  * list (the reaper and joiners free it after thread_join()). */
-int user_thread_pid(const struct thread *td)
+void user_thread_info(const struct thread *td, struct thread_info *out)
 {
-	return td->uth ? td->uth->proc->pid : 0;
+	out->pid = td->uth ? td->uth->proc->pid : 0;
 }
 
 /* See uproc.h. */

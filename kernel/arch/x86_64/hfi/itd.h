@@ -1,9 +1,10 @@
 /*
  * itd.h — the Thread Director driver (docs/hfi.md, "Thread Director"): the
  * per-thread classification of Intel hybrid CPUs, read at every context
- * switch. The thread layer calls itd_read() for the thread leaving a CPU
- * and itd_hreset() before the next one runs (kernel/thread_itd.c); what a
- * class means for placement is the scheduler's (sched_itd_class_set()).
+ * switch: itd_switch.c, registered as two of the thread layer's switch
+ * hooks, calls itd_read() for the thread leaving a CPU and itd_hreset()
+ * before the next one runs; what a class means for placement is the
+ * scheduler's (sched_itd_class_set()).
  *
  * Everything goes through the door (door.h), so the same code drives a
  * real CPU and the emulated Thread Director (kernel/emul/emul_itd.c).
@@ -50,5 +51,15 @@ int itd_read(unsigned *cls);
 void itd_hreset(void);
 /* A copy of the driver's state. Any context. */
 void itd_get_info(struct itd_info *out);
+
+struct thread;
+/* The thread layer's hook points (thread.h; registered by kernel/main.c,
+ * itd_switch.c). Leave: td (the current thread, not idle) leaves its
+ * CPU: the class the hardware read for it feeds its history and, when
+ * adopted, the scheduler. Switch: another thread is to run: the CPU's
+ * history is reset for it. Both do nothing without Thread Director.
+ * Interrupts off. */
+void itd_switch_leave(struct thread *td);
+void itd_switch_enter(unsigned cpu, struct thread *cur, struct thread *next, uint64_t now);
 
 #endif
