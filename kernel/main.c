@@ -73,6 +73,7 @@ static void kernel_main_continued(void *arg)
 	lapic_init(acpi_madt()->lapic_phys);
 	ioapic_init();
 	time_init();
+	time_tick_init();
 	serial_enable_input_irq();
 	ps2kbd_init();
 	pci_init();                 /* ECAM from the MCFG; the functions behind it */

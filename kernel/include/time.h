@@ -7,14 +7,17 @@
 #include <stdint.h>
 #define TIMER_HZ 100
 /* Calibrate the TSC (CPUID 0x15, else HPET, else the ACPI PM timer, else
- * PIT, else CPUID 0x16's nominal frequency; each one passed over logged)
- * and start the tick (LAPIC timer, TSC-deadline or periodic, TIMER_HZ, on
- * VEC_LAPIC_TIMER). Needs acpi_init(), vmm_init(), idt_init() and
- * lapic_init(); interrupts stay as they were. Boot-time, single CPU. */
+ * PIT, else CPUID 0x16's nominal frequency; each one passed over logged).
+ * Needs acpi_init() and vmm_init(); interrupts stay as they were.
+ * Boot-time, single CPU (time.c). */
 void time_init(void);
+/* Start the boot CPU's tick (LAPIC timer, TSC-deadline or periodic,
+ * TIMER_HZ, on VEC_LAPIC_TIMER), right after time_init(). Needs
+ * idt_init() and lapic_init(). Boot-time, single CPU (tick.c). */
+void time_tick_init(void);
 /* Start the periodic tick on an AP (the timer was calibrated by
  * time_init()); its ticks count in its own per-CPU record. Per CPU,
- * interrupts off. */
+ * interrupts off (tick.c). */
 void time_init_ap(void);
 /* Nanoseconds since time_init() (0 before it); lock-free. */
 uint64_t time_ns(void);

@@ -1,15 +1,12 @@
-/* time.c — TSC-based monotonic time and the periodic LAPIC tick.
+/* time.c — TSC-based monotonic time (the periodic tick is tick.c's).
  *
  * The TSC frequency comes from the first source that gives one:
  * CPUID leaf 0x15 (exact on Intel parts that enumerate the crystal), the
  * HPET, the ACPI PM timer, PIT channel 2, and as a last resort CPUID
- * 0x16's nominal base frequency; each source passed over is logged. The
- * tick is the LAPIC timer in TSC-deadline mode where the CPU has it, else
- * periodic, measured against the TSC (lapic.c). */
+ * 0x16's nominal base frequency; each source passed over is logged.
+ * Calls nothing above arch: every layer reads the time. */
 #include <time.h>
 #include <cpu.h>
-#include <trap.h>
-#include <lapic.h>
 #include <hpet.h>
 #include <pit.h>
 #include <pmtimer.h>
@@ -17,23 +14,12 @@
 #include <printk.h>
 #include <panic.h>
 #include <percpu.h>
-#include <sysctl.h>
-#include <watchdog.h>
-#include <arch_hooks.h>
 
 #define CALIBRATE_MS 50
 
 static uint64_t tsc_hz;
 static uint64_t tsc_base;
 static uint64_t ns_mult;          /* ns = (tsc delta * ns_mult) >> 32 */
-
-/* The tick rate. Statistics (per-CPU tick counts, later the scheduler's
- * accounting) are taken on the same LAPIC interrupt, so stathz == hz. */
-static int64_t time_hz = TIMER_HZ;
-static int64_t time_stathz = TIMER_HZ;
-SYSCTL_INT(kern_hz, "kern.hz", &time_hz, 0, 0, 0, "timer interrupts per second, on every CPU");
-SYSCTL_INT(kern_stathz, "kern.stathz", &time_stathz, 0, 0, 0,
-	   "statistics clock rate (the same LAPIC tick as kern.hz)");
 
 /* Highest CPUID leaf of the range starting at base (0 or 0x80000000). */
 static uint32_t cpuid_max_leaf(uint32_t base)
@@ -73,20 +59,6 @@ static int tsc_is_invariant(void)
 	uint32_t a, b, c, d;
 	cpuid(0x80000007, 0, &a, &b, &c, &d);
 	return (d >> 8) & 1;
-}
-
-/* The LAPIC timer vector: count one tick on this CPU, the watchdogs,
- * then the thread layer's tick (timers, sched_clock). Interrupts off;
- * only this CPU writes its counter. */
-static void time_tick(struct trap_frame *tf)
-{
-	struct percpu *p = percpu_self();
-	__atomic_store_n(&p->ticks, p->ticks + 1, __ATOMIC_RELAXED);
-	lapic_timer_tick();             /* TSC-deadline mode: the next one */
-	if (p->cpu == 0)
-		fbcon_tick();           /* the console's thread: text to draw, status line */
-	watchdog_tick(tf);
-	thread_tick();
 }
 
 /* CPUID 0x15 as a TSC reference (nothing to measure: ms unused). */
@@ -139,16 +111,6 @@ void time_init(void)
 	__atomic_store_n(&tsc_hz, hz, __ATOMIC_RELEASE);
 	printk("time: TSC %lu.%03lu MHz from %s%s\n", hz / 1000000, hz / 1000 % 1000, source,
 	       tsc_is_invariant() ? ", invariant" : ", not invariant");
-
-	trap_set_handler(VEC_LAPIC_TIMER, time_tick);
-	lapic_timer_start(TIMER_HZ);
-	printk("time: tick %u Hz on vector 0x%x\n", TIMER_HZ, VEC_LAPIC_TIMER);
-}
-
-/* See time.h. Runs on the AP, interrupts off. */
-void time_init_ap(void)
-{
-	lapic_timer_start(TIMER_HZ);
 }
 
 /* See time.h. 0 before time_init(). */

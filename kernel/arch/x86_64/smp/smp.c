@@ -1,6 +1,6 @@
 /*
- * smp.c — the logical CPUs: numbering them from the MADT, starting them,
- * and what the rest of the kernel may ask about them (smp.h).
+ * smp.c — the logical CPUs: numbering them from the MADT and starting them
+ * (what the rest of the kernel may ask about them is smp_cpus.c's).
  *
  * Logical CPU 0 is the boot CPU, whatever its APIC id (Meteor Lake's is
  * 0x20, ids are sparse); the other enabled processors of the MADT follow
@@ -41,7 +41,6 @@
 #define SMP_AP_STACK_PAGES 4
 #define SMP_IST_PAGES 2
 
-static unsigned cpu_count = 1;   /* CPUs with a logical id, online or not */
 
 /* Give logical ids to the MADT's CPUs: the boot CPU is 0, the others
  * follow in MADT order, up to MAXCPU and the `maxcpus=` command-line
@@ -62,6 +61,7 @@ static void smp_number_cpus(uint32_t bsp_apic_id)
 		       "counting it anyway\n", bsp_apic_id);
 		total++;
 	}
+	unsigned cpu_count = 1;   /* the boot CPU is 0 */
 	for (int i = 0; i < m->cpu_count && cpu_count < limit; i++) {
 		if (m->cpu_apic_ids[i] == bsp_apic_id)
 			continue;
@@ -70,6 +70,7 @@ static void smp_number_cpus(uint32_t bsp_apic_id)
 		p->apic_id = m->cpu_apic_ids[i];
 		cpu_count++;
 	}
+	smp_cpus_set_count(cpu_count);
 	if (total > MAXCPU)
 		printk("smp: warning: the MADT lists %u CPUs; only %u (MAXCPU) are used, "
 		       "the rest stay offline\n", total, MAXCPU);
@@ -160,11 +161,11 @@ void smp_start_aps(void)
 	nmi_init();
 
 	smp_number_cpus(bsp->apic_id);
-	if (cpu_count > 1 && smp_boot_prepare()) {
+	if (smp_cpu_count() > 1 && smp_boot_prepare()) {
 		printk("smp: no free memory below 1 MiB for the AP start-up code; "
 		       "running on the boot CPU only\n");
 	} else {
-		for (unsigned cpu = 1; cpu < cpu_count; cpu++) {
+		for (unsigned cpu = 1; cpu < smp_cpu_count(); cpu++) {
 			uint64_t start = time_ns();
 			int online = smp_start_one(cpu);
 			uint64_t took = time_ns() - start;
@@ -176,64 +177,17 @@ void smp_start_aps(void)
 	}
 	if (slowest)
 		printk("smp: %u of %u CPUs online (MAXCPU %u); the slowest start took %llu ms (cpu %u)\n",
-		       smp_online_count(), cpu_count, MAXCPU,
+		       smp_online_count(), smp_cpu_count(), MAXCPU,
 		       (unsigned long long)(slowest_ns / 1000000), slowest);
 	else
-		printk("smp: %u of %u CPUs online (MAXCPU %u)\n", smp_online_count(), cpu_count, MAXCPU);
-}
-
-/* See smp.h. */
-unsigned smp_cpu_count(void)
-{
-	return cpu_count;
-}
-
-/* See smp.h. */
-int smp_cpu_online(unsigned cpu)
-{
-	return cpu < cpu_count && __atomic_load_n(&percpu_get(cpu)->online, __ATOMIC_ACQUIRE);
-}
-
-/* See smp.h. */
-unsigned smp_online_count(void)
-{
-	unsigned n = 0;
-	for (unsigned i = 0; i < cpu_count; i++)
-		n += smp_cpu_online(i) != 0;
-	return n;
-}
-
-/* See smp.h. */
-uint32_t smp_cpu_apic_id(unsigned cpu)
-{
-	return cpu < cpu_count ? percpu_get(cpu)->apic_id : 0;
-}
-
-/* See smp.h. */
-uint64_t smp_cpu_ticks(unsigned cpu)
-{
-	return cpu < cpu_count ? __atomic_load_n(&percpu_get(cpu)->ticks, __ATOMIC_RELAXED) : 0;
-}
-
-/* See smp.h. */
-const struct cpu_desc *smp_cpu_desc(unsigned cpu)
-{
-	return smp_cpu_desc_mut(cpu);
-}
-
-/* See smp.h. */
-struct cpu_desc *smp_cpu_desc_mut(unsigned cpu)
-{
-	if (cpu >= cpu_count || !percpu_get(cpu)->desc_valid)
-		return NULL;
-	return &percpu_get(cpu)->desc;
+		printk("smp: %u of %u CPUs online (MAXCPU %u)\n", smp_online_count(), smp_cpu_count(), MAXCPU);
 }
 
 /* ---- sysctls ---- */
 
 static void smp_sysctl_cpus(char *buf, size_t len)
 {
-	ksnprintf(buf, len, "%u", cpu_count);
+	ksnprintf(buf, len, "%u", smp_cpu_count());
 }
 SYSCTL_PROC(kern_smp_cpus, "kern.smp.cpus", smp_sysctl_cpus,
 	    "logical CPUs given an id (the MADT's, capped at MAXCPU and maxcpus=)");
@@ -256,7 +210,7 @@ SYSCTL_PROC(kern_smp_maxcpu, "kern.smp.maxcpu", smp_sysctl_maxcpu,
 static void smp_sysctl_ticks(char *buf, size_t len)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
-	for (unsigned i = 0; i < cpu_count; i++) {
+	for (unsigned i = 0; i < smp_cpu_count(); i++) {
 		if (!smp_cpu_online(i))
 			continue;
 		uint64_t t = smp_cpu_ticks(i);
@@ -279,7 +233,7 @@ static void smp_call_test_fn(void *arg)
 static void smp_sysctl_call_test(char *buf, size_t len)
 {
 	unsigned ok = 0, online = 0;
-	for (unsigned i = 0; i < cpu_count; i++) {
+	for (unsigned i = 0; i < smp_cpu_count(); i++) {
 		if (!smp_cpu_online(i))
 			continue;
 		online++;

@@ -17,4 +17,8 @@ void smp_boot_send_startup(struct percpu *p, int send_startup);
 /* INIT to the AP of p: back to waiting for a start-up IPI, so a late
  * start cannot run on the trampoline the next AP uses. Boot CPU. */
 void smp_boot_stop(struct percpu *p);
+/* Logical CPUs 0..n-1 have an id (smp_number_cpus(), smp.c). Boot-time,
+ * before any AP starts (smp_cpus.c). */
+void smp_cpus_set_count(unsigned n);
+
 #endif

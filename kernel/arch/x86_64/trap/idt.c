@@ -1,4 +1,5 @@
-/* idt.c — the interrupt descriptor table and the vector -> handler table. */
+/* idt.c — the interrupt descriptor table (the vector -> handler table is
+ * vectors.c's). */
 #include <trap.h>
 #include <stdint.h>
 
@@ -19,7 +20,6 @@ struct idt_ptr {
 
 extern const uint64_t isr_table[256];
 static struct idt_entry idt[256];
-trap_handler_t trap_handlers[256];
 
 static void idt_set_gate(int vec, uint64_t addr, uint8_t ist)
 {
@@ -51,10 +51,4 @@ void idt_load(void)
 {
 	struct idt_ptr p = { sizeof(idt) - 1, (uint64_t)idt };
 	__asm__ volatile("lidt %0" :: "m"(p));
-}
-
-/* Boot-time, before the vector can fire. */
-void trap_set_handler(uint8_t vector, trap_handler_t handler)
-{
-	trap_handlers[vector] = handler;
 }
