@@ -242,18 +242,6 @@ void preempt_enable(void)
 	cpu_restore_flags(flags);
 }
 
-/* See thread.h. */
-void critical_enter(void)
-{
-	preempt_disable();
-}
-
-/* See thread.h. */
-void critical_exit(void)
-{
-	preempt_enable();
-}
-
 /* Ticks to charge the current thread at this tick: the ticks of guest
  * time since this CPU's previous tick (rounded, at most TIMER_HZ: a longer
  * gap counts as a second), but no more than it has held the CPU (this

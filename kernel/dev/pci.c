@@ -185,10 +185,6 @@ void pci_init(void)
 /* See pci.h. */
 int pci_count(void) { return device_count; }
 const struct pci_dev *pci_get(int i) { return i >= 0 && i < device_count ? &devices[i] : NULL; }
-const char *pci_access_name(void)
-{
-	return access == PCI_ECAM ? "ECAM (MCFG)" : access == PCI_LEGACY ? "legacy ports" : "none";
-}
 
 /* See pci.h. */
 void pci_name(const struct pci_dev *d, char *buf, size_t len)

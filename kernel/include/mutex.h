@@ -24,10 +24,6 @@ struct mutex {
 void mutex_init(struct mutex *m, const char *name);
 void mutex_init_fair(struct mutex *m, const char *name);
 void mutex_lock(struct mutex *m);
-/* 1 when taken, 0 if another thread holds it. */
-int mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
-/* 1 if the calling thread holds m. */
-int mutex_held(const struct mutex *m);
 
 #endif

@@ -34,8 +34,6 @@ void pci_init(void);
 /* Functions found by pci_init(); read-only afterwards (no lock). */
 int pci_count(void);
 const struct pci_dev *pci_get(int i);
-/* "ECAM (MCFG)", "legacy ports" or "none". */
-const char *pci_access_name(void);
 
 /* Configuration reads and writes; off must be aligned to the size.
  * Any context (the legacy ports are serialized by a spinlock). */

@@ -13,8 +13,6 @@ struct sem {
 void sem_init(struct sem *s, int64_t count, const char *name);
 /* Take one unit, sleeping until there is one. Threads only. */
 void sem_wait(struct sem *s);
-/* Take one unit if there is one: 1 when taken, 0 otherwise. Any context. */
-int sem_trywait(struct sem *s);
 /* Give one unit back and wake one sleeper. Any context. */
 void sem_post(struct sem *s);
 

@@ -15,7 +15,7 @@
  *
  * Preemption: the tick (slice end), the reschedule IPI and local wakeups
  * of a better thread set the CPU's need_resched; the switch happens on the
- * way out of the interrupt, or at preempt_enable()/critical_exit() when it
+ * way out of the interrupt, or at preempt_enable() when it
  * was owed inside a critical section. Spinlock holders run with
  * interrupts off and are never preempted.
  */
@@ -141,12 +141,9 @@ void thread_block_locked(struct spinlock *lk);
 int thread_unblock(struct thread *td);
 
 /* Per-thread preemption-disable count: nestable; the outermost
- * preempt_enable() switches if a preemption was owed meanwhile.
- * critical_enter/exit are the same section under ULE's names. */
+ * preempt_enable() switches if a preemption was owed meanwhile. */
 void preempt_disable(void);
 void preempt_enable(void);
-void critical_enter(void);
-void critical_exit(void);
 
 /* ---- hook points: what the layers above do at a switch ----
  * The thread layer calls nothing above it: the Thread Director's glue,

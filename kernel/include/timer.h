@@ -29,7 +29,5 @@ void timer_arm(struct timer *t, uint64_t delay_ns, void (*fn)(void *), void *arg
 int timer_cancel(struct timer *t);
 /* From the tick: run this CPU's expired timers. Interrupts off. */
 void timer_tick(void);
-/* Timers armed on cpu right now (for statistics). */
-unsigned timer_pending(unsigned cpu);
 
 #endif

@@ -40,17 +40,6 @@ void mutex_lock(struct mutex *m)
 	spin_unlock_irqrestore(&m->wq.lock, flags);
 }
 
-/* See mutex.h. */
-int mutex_trylock(struct mutex *m)
-{
-	uint64_t flags = spin_lock_irqsave(&m->wq.lock);
-	int taken = m->owner == NULL;
-	if (taken)
-		m->owner = thread_current();
-	spin_unlock_irqrestore(&m->wq.lock, flags);
-	return taken;
-}
-
 /* See mutex.h. A fair mutex goes to the oldest sleeper, if any: the
  * unlocking thread cannot take it back before the sleeper ran, so threads
  * that lock it in a loop take turns (FIFO). */
@@ -64,8 +53,3 @@ void mutex_unlock(struct mutex *m)
 	spin_unlock_irqrestore(&m->wq.lock, flags);
 }
 
-/* See mutex.h. */
-int mutex_held(const struct mutex *m)
-{
-	return m->owner == thread_current();
-}

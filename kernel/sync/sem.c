@@ -20,17 +20,6 @@ void sem_wait(struct sem *s)
 }
 
 /* See sem.h. */
-int sem_trywait(struct sem *s)
-{
-	uint64_t flags = spin_lock_irqsave(&s->wq.lock);
-	int taken = s->count > 0;
-	if (taken)
-		s->count--;
-	spin_unlock_irqrestore(&s->wq.lock, flags);
-	return taken;
-}
-
-/* See sem.h. */
 void sem_post(struct sem *s)
 {
 	uint64_t flags = spin_lock_irqsave(&s->wq.lock);

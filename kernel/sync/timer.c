@@ -11,11 +11,10 @@
 struct timer_list {
 	struct spinlock lock;
 	struct timer *head;     /* earliest deadline first */
-	unsigned count;
 };
 
 static struct timer_list timer_lists[MAXCPU] = {
-	[0 ... MAXCPU - 1] = { .lock = SPINLOCK_INIT("timer list"), .head = 0, .count = 0 },
+	[0 ... MAXCPU - 1] = { .lock = SPINLOCK_INIT("timer list"), .head = 0 },
 };
 
 /* See timer.h. */
@@ -39,7 +38,6 @@ void timer_arm(struct timer *t, uint64_t delay_ns, void (*fn)(void *), void *arg
 		p = &(*p)->next;
 	t->next = *p;
 	*p = t;
-	tl->count++;
 	__atomic_store_n(&t->cpu, (int)cpu_current(), __ATOMIC_RELEASE);
 	spin_unlock_irqrestore(&tl->lock, flags);
 }
@@ -58,7 +56,6 @@ int timer_cancel(struct timer *t)
 		for (struct timer **p = &tl->head; *p; p = &(*p)->next) {
 			if (*p == t) {
 				*p = t->next;
-				tl->count--;
 				removed = 1;
 				break;
 			}
@@ -84,7 +81,6 @@ void timer_tick(void)
 			return;
 		}
 		tl->head = t->next;
-		tl->count--;
 		t->next = NULL;
 		void (*fn)(void *) = t->fn;
 		void *arg = t->arg;
@@ -94,8 +90,3 @@ void timer_tick(void)
 	}
 }
 
-/* See timer.h. */
-unsigned timer_pending(unsigned cpu)
-{
-	return cpu < MAXCPU ? timer_lists[cpu].count : 0;
-}

@@ -30,14 +30,6 @@ void ipi_send(unsigned cpu, uint8_t vector)
 	cpu_restore_flags(flags);
 }
 
-/* See ipi.h. */
-void ipi_send_all_but_self(uint8_t vector)
-{
-	uint64_t flags = cpu_save_flags_cli();
-	lapic_send_ipi(0, LAPIC_ICR_FIXED | LAPIC_ICR_ASSERT | LAPIC_ICR_ALL_BUT_SELF | vector);
-	cpu_restore_flags(flags);
-}
-
 /* VEC_IPI_CALL: run the function posted in this CPU's mailbox, if the
  * sender has not withdrawn it. Interrupts off. */
 static void ipi_call_handler(struct trap_frame *tf)

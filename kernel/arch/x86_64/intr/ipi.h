@@ -15,6 +15,4 @@
 void ipi_init(void);
 /* Send a fixed-delivery IPI with vector to logical CPU cpu. Any context. */
 void ipi_send(unsigned cpu, uint8_t vector);
-/* Send a fixed-delivery IPI with vector to every CPU but the caller. */
-void ipi_send_all_but_self(uint8_t vector);
 #endif
