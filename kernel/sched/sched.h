@@ -295,10 +295,10 @@ int sched_set_affinity(struct td_sched *ts, const struct cpuset *mask);
 
 /* Binds the calling CPU's current thread cur to cpu (pins it there).
  * Returns SCHED_RESCHED if cur is not yet on cpu: the caller then calls
- * sched_switch(cur, SCHED_SW_YIELD), which moves it. sched_unbind() undoes
- * it. Takes the own tdq lock. */
+ * sched_switch(cur, SCHED_SW_YIELD), which moves it. For good: nothing
+ * unbinds (FreeBSD's sched_unbind() had no caller here). Takes the own tdq
+ * lock. */
 int sched_bind(struct td_sched *cur, int cpu);
-void sched_unbind(struct td_sched *cur);
 
 /* Pin/unpin the calling CPU's current thread to its CPU (nestable):
  * while pinned it is never migrated. Own thread only, no lock. */

@@ -318,19 +318,6 @@ int sched_bind(struct td_sched *cur, int cpu)
 	return cpu != self ? SCHED_RESCHED : 0;
 }
 
-/* See sched.h. FreeBSD: sched_unbind(). */
-void sched_unbind(struct td_sched *cur)
-{
-	int self = sched_plat_cpu_self();
-	sched_plat_tdq_lock(self);
-	if (cur->ts_flags & TSF_BOUND) {
-		cur->ts_flags &= (uint16_t)~TSF_BOUND;
-		ts_pin_add(cur, -1);
-		cur->ts_bound_cpu = -1;
-	}
-	sched_plat_tdq_unlock(self);
-}
-
 /* See sched.h. FreeBSD: sched_pin() (td_pinned). */
 void sched_pin(struct td_sched *cur)
 {
