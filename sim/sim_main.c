@@ -98,7 +98,8 @@ static void list_exit(void)
 	for (int i = 0; i < sim_workload_count(); i++) {
 		const struct sim_workload *w = sim_workload_at(i);
 		const struct bench_wl *bw = sim_workload_bench(w);
-		printf("  %-16s %s (%s)\n", w->name, w->what, w->unit);
+		printf("  %-16s %s (%s%s)\n", w->name, w->what, w->unit,
+		       !bw ? "" : bw->higher_is_better ? ", higher is better" : ", lower is better");
 		for (int k = 0; bw && k < bw->nopts; k++)
 			printf("    --%-14s %llu..%llu, default %llu%s%s: %s\n", bw->opts[k].name,
 			       (unsigned long long)bw->opts[k].min, (unsigned long long)bw->opts[k].max,

@@ -3,8 +3,8 @@
 1..MAX under ule, hmp and oracle, through build/schedsim (docs/results.md,
 "Every thread count"). Prints CSV: workload, threads, hmp/ule median,
 hmp/oracle median, hmp worst run/oracle median, ule/oracle median (percent,
-schedsim's own ratios of the workload's value: for make and hackbench,
-lower is better).
+schedsim's own ratios of the workload's value; whether lower is better is
+the workload's own field, as `schedsim --list` states it).
 
 usage: tools/sim-sweep.py MACHINE MAX|LIST WORKLOAD RUNS [schedsim options...]
        (MAX: every thread count 1..MAX; LIST: those, e.g. 1,2,4,8)
@@ -15,7 +15,27 @@ import subprocess
 import sys
 
 SCHEDSIM = os.environ.get("SCHEDSIM", os.path.join(os.path.dirname(__file__), "..", "build", "schedsim"))
-LOWER_IS_BETTER = ("make", "hackbench")
+
+
+def lower_is_better(workload):
+    """True when workload's value is better lower (a time), as the workload
+    itself says in `schedsim --list` ("(s, lower is better)")."""
+    p = subprocess.run([SCHEDSIM, "--list"], capture_output=True, text=True)
+    if p.returncode:
+        sys.exit("sim-sweep: %s --list failed:\n%s" % (SCHEDSIM, p.stderr[-2000:]))
+    lines = p.stdout.split("\n")
+    start = lines.index("workloads:") + 1 if "workloads:" in lines else len(lines)
+    for line in lines[start:]:
+        if not line.startswith(" "):
+            break   # the next section (policies)
+        words = line.split()
+        if not line.startswith("   ") and words[0] == workload:
+            if line.endswith(", lower is better)"):
+                return True
+            if line.endswith(", higher is better)"):
+                return False
+            sys.exit("sim-sweep: schedsim --list states no direction for %s: %s" % (workload, line.strip()))
+    sys.exit("sim-sweep: schedsim --list has no workload %s" % workload)
 
 
 def table(lines, title):
@@ -62,7 +82,7 @@ def summary(paths):
         if not rows:
             continue
         wl = rows[0][0]
-        lower = wl in LOWER_IS_BETTER
+        lower = lower_is_better(wl)
         vals = [(int(r[1]), float(r[2]), r[3], r[4]) for r in rows if r[2] != "-"]
         if lower:   # hmp/ule of a time: above 101.01 % is a loss of more than 1 %
             worst = max(vals, key=lambda v: v[1])
