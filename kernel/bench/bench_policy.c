@@ -11,7 +11,6 @@
  * Shell thread only (the `bench` command): no locks of its own; sysctl
  * writes take whatever their subsystem needs.
  */
-#include <shell.h>
 #include <sysctl.h>
 #include <printk.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * cpu_desc.h — one machine-independent record per logical CPU.
  *
  * The only input of the topology builder (kernel/sched/). Filled from CPUID
- * on real hardware (kernel/arch/x86_64/cpu_enum*.c), from a CPUID dump on
+ * on real hardware (kernel/arch/x86_64/cpu/cpu_enum.c and cpuid_decode.c), from a CPUID dump on
  * the host (tools/cpuid-replay), and overridden by a machine description
  * under QEMU (kernel/emul/machine_desc/machine_*.c). Portable: no arch headers.
  *
