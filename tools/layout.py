@@ -98,8 +98,9 @@ OLD_INC = ["include", "kernel/include", "kernel/emul", "kernel/emul/machine_desc
 NEW_ROOTS = ["kernel", "include"]
 # C library headers that a repository header of the same name shadowed in
 # the old build (kernel/include/string.h and time.h passed the C library's
-# through on the host; kernel/sched/sched.h was only ever "sched.h"): in a
-# file outside kernel/ they name the C library's, in kernel/ the kernel's.
+# through on the host; kernel/sched/sched.h was only ever "sched.h"): as
+# <NAME> in a file outside kernel/ they name the C library's; in kernel/,
+# or as "NAME", the repository's.
 C_LIBRARY_FIRST = {"string.h", "time.h", "sched.h", "stdio.h", "stdlib.h"}
 # The trees whose includes are rewritten.
 TREES = ("kernel/", "boot/", "sim/", "tests/", "tools/")
@@ -194,7 +195,7 @@ def resolve(src, quote, name, files, old_to_now):
         cand = os.path.normpath(os.path.join(os.path.dirname(old_of(src)), name))
         if cand in old_to_now:
             return old_to_now[cand]
-    if not src.startswith("kernel/") and name in C_LIBRARY_FIRST:
+    if quote == "<" and not src.startswith("kernel/") and name in C_LIBRARY_FIRST:
         return None   # outside the kernel these were always the C library's
     for d in OLD_INC:
         cand = os.path.normpath(os.path.join(d, name))
