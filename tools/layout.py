@@ -57,6 +57,9 @@ FILE_MOVES = [
     # hmp's kernel side: the boot-time providers and the manual override
     ("kernel/hmp_sources.c", "kernel/hmp/hmp_sources.c"),
     ("kernel/hmp_manual.c", "kernel/hmp/hmp_manual.c"),
+    # a driver like the HFI's: RAPL energy counters read through the door, sampled by a timer
+    ("kernel/arch/x86_64/cpu/rapl.c", "kernel/dev/rapl.c"),
+    ("kernel/arch/x86_64/cpu/rapl.h", "kernel/dev/rapl.h"),
     # with their users
     ("kernel/lockup.c", "kernel/shell/lockup.c"),
     ("kernel/work.c", "kernel/bench/work.c"),
@@ -185,12 +188,15 @@ def canonical(path):
 def resolve(src, quote, name, files, old_to_now):
     """The file (its path now) that an include in src names, or None when
     it is not a repository header (the C library's, cmocka's, GNU-EFI's)."""
-    # Already in the new form: <kern/printk.h>, <sim/sim.h>, <mosaic/syscall.h>.
+    # Already in the new form: <kern/printk.h>, <sim/sim.h>, <mosaic/syscall.h>;
+    # or in it before a later move of the file it names.
     if "/" in name and not name.startswith("."):
         for r in NEW_ROOTS + [""]:
             cand = os.path.normpath(os.path.join(r, name))
             if cand in files:
                 return cand
+            if cand in old_to_now:
+                return old_to_now[cand]
     if quote == '"':
         cand = os.path.normpath(os.path.join(os.path.dirname(old_of(src)), name))
         if cand in old_to_now:
