@@ -224,7 +224,7 @@ def rewrite_includes(files, check):
             m = INCLUDE.match(line)
             if m:
                 target = resolve(f, m.group(2), m.group(3), files, old_to_now)
-                if target:
+                if target and target != f:   # lib/string.h's <string.h> is the C library's
                     line = "%s<%s>%s" % (m.group(1), canonical(target), m.group(5))
             out.append(line)
         if out != lines:
