@@ -1,7 +1,7 @@
 /* acpi.c — where the firmware keeps the ACPI RSDP: in the system table's
  * configuration table, under the ACPI 2.0 GUID (XSDT-capable) or, on old
  * firmware, the ACPI 1.0 GUID. */
-#include "loader.h"
+#include <boot/loader.h>
 
 /* The RSDP found under `guid` whose signature is right, or 0. Boot
  * services only. */

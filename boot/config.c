@@ -8,7 +8,7 @@
  * Keys are lower case; spaces around keys and values are ignored; the last
  * kernel= and cmdline= win. Unknown keys and lines without '=' are warned
  * about and skipped. */
-#include "loader.h"
+#include <boot/loader.h>
 
 #define CFG_SIZE_MAX (64 * 1024)
 

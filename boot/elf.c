@@ -4,7 +4,7 @@
  * go into ONE physically contiguous block of BOOT_MEM_KERNEL pages that
  * covers [lowest vaddr, highest vaddr end), so the kernel can find its
  * physical pages as kernel_phys_base + (vaddr - kernel_virt_base). */
-#include "loader.h"
+#include <boot/loader.h>
 
 /* Check the kernel ELF held in file[0..size) and place it: one contiguous
  * BOOT_MEM_KERNEL block for the whole span, file bytes copied, the rest

@@ -2,8 +2,8 @@
  * program), portable (see elf_check.h): no EFI headers, no library calls,
  * every read of the file bounded by its size. */
 #include <stdarg.h>
-#include "elf.h"
-#include "elf_check.h"
+#include <boot/elf.h>
+#include <boot/elf_check.h>
 
 #define PAGE_MASK  (ELF_PAGE_SIZE - 1)
 #define PERM_WX    (ELF_PF_W | ELF_PF_X)

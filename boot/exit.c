@@ -6,7 +6,7 @@
  * map key. If ExitBootServices still rejects the key (the firmware changed
  * the map on its own, e.g. from a timer event), the map is fetched again
  * into the same buffer and the exit retried. */
-#include "loader.h"
+#include <boot/loader.h>
 
 #define EXIT_MAP_SLACK  64   /* descriptors of room beyond the map's size now */
 #define EXIT_TRIES      4

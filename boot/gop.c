@@ -4,8 +4,8 @@
  * preferred mode when EDID names one the firmware lists, else the current
  * mode, never larger than 3840x2160 unless asked. Every mode is looked up
  * by its number (the first mode is not assumed to be the current one). */
-#include "loader.h"
-#include "video.h"
+#include <boot/loader.h>
+#include <boot/video.h>
 
 #define GOP_MODES_MAX 256
 

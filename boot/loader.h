@@ -12,8 +12,8 @@
 
 #include <efi.h>
 #include <efilib.h>
-#include <boot_info.h>
-#include "elf_check.h"
+#include <mosaic/boot_info.h>
+#include <boot/elf_check.h>
 
 #define LOADER_VERSION      "mosaic-efi 1.0"
 #define LOADER_PATH_MAX     256         /* CHAR16s in a file path, with NUL */

@@ -1,7 +1,7 @@
 /* log.c — the loader's messages. Everything goes to ConOut, which OVMF (and
  * most firmware with a console redirection setting) mirrors to the serial
  * port, so a headless QEMU run shows every message on -serial. */
-#include "loader.h"
+#include <boot/loader.h>
 
 /* Print one prefixed line. Boot services only; single-threaded. */
 static void log_line(const CHAR16 *prefix, const CHAR16 *fmt, va_list ap)

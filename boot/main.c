@@ -2,9 +2,9 @@
  * load the kernel ELF and the modules, collect what the firmware knows
  * (memory map, framebuffer, ACPI, command line, runtime services), build
  * the first page tables, exit boot services and jump to the kernel with
- * one struct boot_info (include/boot_info.h). Any failure before the jump
+ * one struct boot_info (include/mosaic/boot_info.h). Any failure before the jump
  * prints why, frees what was allocated and returns to the firmware. */
-#include "loader.h"
+#include <boot/loader.h>
 
 #define KERNEL_FILE_MAX (256ull * 1024 * 1024)
 #define MODULE_FILE_MAX (512ull * 1024 * 1024)

@@ -2,7 +2,7 @@
  * boot that fails before the kernel runs gives all of it back: the firmware
  * may go on to boot something else, which must not find stray blocks of the
  * OS-defined types the kernel keeps. */
-#include "loader.h"
+#include <boot/loader.h>
 
 #define MEM_BLOCKS_MAX 32
 

@@ -3,7 +3,7 @@
  * GRUB's "chainloader FILE args" passes the args alone, a firmware boot
  * entry passes whatever optional data it holds (sometimes binary). The
  * kernel wants NUL-terminated ASCII of at most BOOT_CMDLINE_MAX - 1 bytes. */
-#include "loader.h"
+#include <boot/loader.h>
 
 /* Collects ASCII into a bounded buffer, counting what it had to change. */
 struct ascii_sink {

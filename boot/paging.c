@@ -9,8 +9,8 @@
  *     segments, NX for all but executable ones),
  * where N = max(4 GiB, end of the highest memory-map descriptor, end of the
  * framebuffer), rounded up to 1 GiB. */
-#include "loader.h"
-#include "elf.h"
+#include <boot/loader.h>
+#include <boot/elf.h>
 
 #define PT_PRESENT   (1ull << 0)
 #define PT_WRITE     (1ull << 1)

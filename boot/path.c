@@ -1,6 +1,6 @@
 /* path.c — file paths as the loader uses them: CHAR16, backslash-separated,
  * absolute on a volume ("\EFI\BOOT\BOOTX64.EFI"). */
-#include "loader.h"
+#include <boot/loader.h>
 
 /* Append one path piece to out (len CHAR16s with the NUL), putting exactly
  * one backslash between pieces and turning '/' into '\'. Silently stops at

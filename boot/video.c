@@ -1,5 +1,5 @@
 /* video.c — the graphics mode policy (see video.h). */
-#include "video.h"
+#include <boot/video.h>
 
 /* The largest usable mode within w x h (by area; the earlier of equal
  * ones, the current one first); -1 if none. */

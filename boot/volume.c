@@ -5,7 +5,7 @@
  * search matters when GRUB loaded us from something the firmware cannot
  * read: the ISO 9660 file system of a CD, or a whole USB disk when GRUB
  * cannot name the partition's handle. */
-#include "loader.h"
+#include <boot/loader.h>
 
 #define VOL_READ_CHUNK (1024 * 1024)
 

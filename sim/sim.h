@@ -20,12 +20,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <machine.h>
-#include <emul_workclock_model.h>
-#include <itd_class.h>
-#include "sched.h"
-#include "topo.h"
-#include "sim_cost.h"
+#include <emul/machine_desc/machine.h>
+#include <emul/emul_workclock_model.h>
+#include <lib/itd_class.h>
+#include <sched/sched.h>
+#include <sched/topo.h>
+#include <sim/sim_cost.h>
 
 /* ---- coroutines (sim_ctx.c) ---- */
 

@@ -4,7 +4,7 @@
  * kernel/include, whose time.h would hide the C library's.
  */
 #include <time.h>
-#include "sim_clock.h"
+#include <sim/sim_clock.h>
 
 /* See sim_clock.h. */
 double sim_host_seconds(void)

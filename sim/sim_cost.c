@@ -6,8 +6,8 @@
  * up-migration scans, the repick at a tick) is "other".
  */
 #include <string.h>
-#include "sim.h"
-#include "ule.h"
+#include <sim/sim.h>
+#include <sched/ule.h>
 
 struct sched_cost sched_cost;
 static struct sim_cost_bucket bucket[SIM_COST_KINDS];

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "sim.h"
+#include <sim/sim.h>
 
 /* void sim_ctx_switch(struct sim_ctx *from, struct sim_ctx *to) */
 __asm__(".text\n"

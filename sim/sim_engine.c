@@ -1,7 +1,7 @@
 /*
  * sim_engine.c — the discrete-event engine: the event queue, and the
  * kernel's way of driving the scheduler replayed on simulated CPUs
- * (kernel/thread_switch.c, thread_boot.c): the tick (timers, then
+ * (kernel/thread/thread_switch.c, thread_boot.c): the tick (timers, then
  * sched_clock), the scheduler IPI (sched_ipi), the switch at interrupt
  * exit when need_resched is set, the switch a thread asks for (sleep,
  * exit, a SCHED_RESCHED of its own call), and the idle loop (sched_idle,
@@ -11,8 +11,8 @@
  */
 #include <stdarg.h>
 #include <stdlib.h>
-#include "sim.h"
-#include "sim_wl.h"
+#include <sim/sim.h>
+#include <sim/sim_wl.h>
 
 struct sim sim;
 

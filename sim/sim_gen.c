@@ -63,8 +63,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "sim.h"
-#include "sim_gen.h"
+#include <sim/sim.h>
+#include <sim/sim_gen.h>
 
 #define GEN_PKGS 2
 #define GEN_PKG_CORES (8 + 16 + 4)

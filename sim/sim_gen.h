@@ -8,7 +8,7 @@
 #define MOSAIC_SIM_GEN_H
 #include <stddef.h>
 #include <stdint.h>
-#include "sim_machine.h"
+#include <sim/sim_machine.h>
 
 /* Room for the largest description the generator writes (36 CPUs). */
 #define SIM_GEN_TEXT_MAX 8192

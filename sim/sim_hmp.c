@@ -1,15 +1,15 @@
 /*
  * sim_hmp.c — what hmp (kernel/sched/hmp.h) learns on a simulated
  * machine, through the same push interface the kernel's providers use on
- * an emulated one (kernel/hmp_sources.c and the HFI driver's
- * publication, kernel/arch/x86_64/hfi/hfi_publish.c): core-type defaults,
+ * an emulated one (kernel/hmp/hmp_sources.c and the HFI driver's
+ * publication, kernel/dev/hfi/hfi_publish.c): core-type defaults,
  * the machine description's capacities and initial scores, then the HFI
  * table (every Thread Director class it has) at boot and after each timed event of the description, at most
  * one publication per 10 ms. The work clock is re-rated the instant a
  * row's perf changes, as the emulated HFI device does.
  */
-#include "sim.h"
-#include "hmp.h"
+#include <sim/sim.h>
+#include <sched/hmp.h>
 
 /* The HFI driver publishes at most once per this (HFI_PUBLISH_INTERVAL_NS). */
 #define SIM_HFI_PUBLISH_INTERVAL_NS 10000000ull

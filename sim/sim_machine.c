@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "sim.h"
-#include "sim_machine.h"
+#include <sim/sim.h>
+#include <sim/sim_machine.h>
 
 /* The file a machine name means: itself when it names a file, else the
  * preset DIR/NAME.machine. */

@@ -5,8 +5,8 @@
 #ifndef MOSAIC_SIM_MACHINE_H
 #define MOSAIC_SIM_MACHINE_H
 #include <stddef.h>
-#include <machine.h>
-#include "topo.h"
+#include <emul/machine_desc/machine.h>
+#include <sched/topo.h>
 
 struct sim_machine {
 	char path[512];                          /* the file read */

@@ -37,14 +37,14 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <parse.h>
-#include "bench_csv.h"
-#include "bench_drv.h"
-#include "bench_wl.h"
-#include "sim_clock.h"
-#include "sim_gen.h"
-#include "sim_props.h"
-#include "sim_report.h"
+#include <lib/parse.h>
+#include <bench/bench_csv.h>
+#include <bench/bench_drv.h>
+#include <bench/bench_wl.h>
+#include <sim/sim_clock.h>
+#include <sim/sim_gen.h>
+#include <sim/sim_props.h>
+#include <sim/sim_report.h>
 
 /* The reason and the usage on stderr; exit status 2. */
 static void usage_exit(const char *msg)

@@ -8,8 +8,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "sim.h"
-#include "sched_plat.h"
+#include <sim/sim.h>
+#include <sched/sched_plat.h>
 
 /* sched_plat_alloc() memory, rewound for every run (the scheduler's
  * storage lives for one run; a 256-CPU machine needs about 2 MiB). */

@@ -7,12 +7,12 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <parse.h>
-#include "ule.h"
-#include "sim.h"
-#include "sim_policy.h"
-#include "sched_vars.h"
-#include "bench_policy_table.h"
+#include <lib/parse.h>
+#include <sched/ule.h>
+#include <sim/sim.h>
+#include <sim/sim_policy.h>
+#include <sched/sched_vars.h>
+#include <bench/bench_policy_table.h>
 
 #define SIM_MAX_VARS 64
 

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <machine.h>
-#include "topo.h"
+#include <emul/machine_desc/machine.h>
+#include <sched/topo.h>
 
 #define SIM_POLICY_NAME_MAX 64   /* = BENCH_POLICY_MAX: it names a report column */
 #define SIM_POLICY_MAX_OPTS 16

@@ -25,15 +25,15 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_math.h"
-#include "bench_out.h"
-#include "strbuf.h"
-#include "ule.h"
-#include "sim_clock.h"
-#include "sim_gen.h"
-#include "sim_policy.h"
-#include "sim_props.h"
-#include "sim_report.h"
+#include <bench/bench_math.h>
+#include <bench/bench_out.h>
+#include <lib/strbuf.h>
+#include <sched/ule.h>
+#include <sim/sim_clock.h>
+#include <sim/sim_gen.h>
+#include <sim/sim_policy.h>
+#include <sim/sim_props.h>
+#include <sim/sim_report.h>
 
 enum { POL_ULE, POL_HMP, POL_ORACLE, NPOL };
 enum { P1, P2, P3, P4, NPROP };

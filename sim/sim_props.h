@@ -10,10 +10,10 @@
 #ifndef MOSAIC_SIM_PROPS_H
 #define MOSAIC_SIM_PROPS_H
 #include <stdint.h>
-#include "bench_table.h"
-#include "bench_wl.h"
-#include "sim.h"
-#include "sim_machine.h"
+#include <bench/bench_table.h>
+#include <bench/bench_wl.h>
+#include <sim/sim.h>
+#include <sim/sim_machine.h>
 
 #define SIM_PROPS_MAX_RUNS 15   /* --runs with --properties */
 #define SIM_PROPS_NWL 6         /* workloads judged */

@@ -9,7 +9,7 @@
  * steady well inside the thresholds (docs/sim.md, "The runs").
  */
 #include <string.h>
-#include "sim_props.h"
+#include <sim/sim_props.h>
 
 /* perf / speed of any two CPUs with rows within this ratio (× 100): the
  * generator's truthful tables (perf = scale × speed, favoured cores up to

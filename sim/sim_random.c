@@ -3,7 +3,7 @@
  * Lea and Flood's SplitMix, the 64-bit finaliser constants), small,
  * fast and good enough to seed everything else from one number.
  */
-#include "sim.h"
+#include <sim/sim.h>
 
 /* See sim.h. */
 uint64_t sim_mix(uint64_t *s)

@@ -7,10 +7,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_csv.h"
-#include "bench_stats.h"
-#include "seed_table.h"
-#include "sim_report.h"
+#include <bench/bench_csv.h>
+#include <bench/bench_stats.h>
+#include <sim/seed_table.h>
+#include <sim/sim_report.h>
 
 /* bench_out callback: to the FILE in arg. */
 static void file_vprintf(void *arg, const char *fmt, va_list ap)

@@ -9,11 +9,11 @@
 #define MOSAIC_SIM_REPORT_H
 #include <stdint.h>
 #include <stdio.h>
-#include "bench_table.h"
-#include "sim.h"
-#include "sim_machine.h"
-#include "sim_policy.h"
-#include "sim_wl.h"
+#include <bench/bench_table.h>
+#include <sim/sim.h>
+#include <sim/sim_machine.h>
+#include <sim/sim_policy.h>
+#include <sim/sim_wl.h>
 
 #define SIM_MAX_POLICIES 16
 

@@ -5,16 +5,16 @@
  * time, random numbers and memory. Every call runs in a simulated
  * thread's coroutine on the CPU it runs on; blocking goes through
  * sched_sleep() and sched_switch(SLEEP), waking through sched_wakeup()
- * from the waker's CPU, as in the kernel (kernel/thread_switch.c). A
+ * from the waker's CPU, as in the kernel (kernel/thread/thread_switch.c). A
  * SCHED_RESCHED from a call of the thread switches it at the end of that
  * call (its self-IPI).
  */
 #include <stdlib.h>
 #include <string.h>
-#include "sim.h"
-#include "sim_policy.h"
-#include "sim_wl.h"
-#include "bench_rt.h"
+#include <sim/sim.h>
+#include <sim/sim_policy.h>
+#include <sim/sim_wl.h>
+#include <bench/bench_rt.h>
 
 struct brt_thread {
 	struct sim_thread t;   /* first: a brt_thread is its sim_thread */

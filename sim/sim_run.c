@@ -8,10 +8,10 @@
  * the shell last ran on, brt_random() and the random policy.
  */
 #include <string.h>
-#include "sim.h"
-#include "sim_machine.h"
-#include "sim_policy.h"
-#include "ule.h"
+#include <sim/sim.h>
+#include <sim/sim_machine.h>
+#include <sim/sim_policy.h>
+#include <sched/ule.h>
 
 /* The run starts 1 s after the simulated boot (the kernel's shell comes
  * up about a second after its clock starts; machine events count from

@@ -14,9 +14,9 @@
  * alike: an interactive shell on an idle machine stays where it first
  * ran, and nothing says where that was.
  */
-#include "sim.h"
-#include "sim_wl.h"
-#include "bench_rt.h"
+#include <sim/sim.h>
+#include <sim/sim_wl.h>
+#include <bench/bench_rt.h>
 
 /* The bench main thread: one sample of the workload. */
 static void main_entry(void *arg)

@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "bench_drv.h"
-#include "sim_report.h"
+#include <bench/bench_drv.h>
+#include <sim/sim_report.h>
 
 /* See sim_report.h. */
 uint64_t sim_run_seed(uint64_t seed, int threads, int r)

@@ -23,8 +23,8 @@
  * of one instant are not stretches.
  */
 #include <string.h>
-#include "sim.h"
-#include "ule.h"
+#include <sim/sim.h>
+#include <sched/ule.h>
 
 /* See sim.h. */
 void sim_watch_reset(void)

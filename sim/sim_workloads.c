@@ -9,8 +9,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "bench_wl.h"
-#include "sim_wl.h"
+#include <bench/bench_wl.h>
+#include <sim/sim_wl.h>
 
 extern const struct sim_workload sim_wl_test_cpu, sim_wl_test_pingpong;
 

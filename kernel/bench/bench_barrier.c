@@ -1,5 +1,5 @@
 /* bench_barrier.c — the workloads' start barrier (see bench_barrier.h). */
-#include "bench_barrier.h"
+#include <bench/bench_barrier.h>
 
 /* See bench_barrier.h. */
 int bench_barrier_init(struct bench_barrier *b, unsigned parties, void (*last)(void *), void *arg)

@@ -13,7 +13,7 @@
  */
 #ifndef MOSAIC_BENCH_BARRIER_H
 #define MOSAIC_BENCH_BARRIER_H
-#include "bench_rt.h"
+#include <bench/bench_rt.h>
 
 struct bench_barrier {
 	struct brt_chan *open;     /* closed at the release */

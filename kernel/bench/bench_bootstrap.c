@@ -10,7 +10,7 @@
  * splitmix64 from the seed, indices by rejection (no modulo bias), so the
  * interval depends only on the samples and the seed.
  */
-#include "bench_stats.h"
+#include <bench/bench_stats.h>
 
 /* splitmix64: the next 64 random bits of state *x. */
 static uint64_t bootstrap_next(uint64_t *x)

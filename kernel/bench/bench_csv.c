@@ -1,5 +1,5 @@
 /* bench_csv.c — CSV blocks framed by marker lines (see bench_csv.h). */
-#include "bench_csv.h"
+#include <bench/bench_csv.h>
 
 #define FNV_OFFSET 2166136261u
 #define FNV_PRIME 16777619u

@@ -23,7 +23,7 @@
 #ifndef MOSAIC_BENCH_CSV_H
 #define MOSAIC_BENCH_CSV_H
 #include <stdint.h>
-#include "bench_out.h"
+#include <bench/bench_out.h>
 
 #define BENCH_CSV_ROW_MAX 512
 #define BENCH_CSV_NAME_MAX 48   /* block names: [A-Za-z0-9._-], 1..48 characters */

@@ -2,11 +2,11 @@
  * bench_drv.c — a benchmark plan: parsing it from the command's words and
  * running it, policies alternating run by run (see bench_drv.h).
  */
-#include <string.h>
-#include <parse.h>
-#include <printk.h>
-#include <strbuf.h>
-#include "bench_drv.h"
+#include <lib/string.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <lib/strbuf.h>
+#include <bench/bench_drv.h>
 
 #define LIST_TEXT_MAX 256   /* a --threads or --policy value, with the NUL */
 

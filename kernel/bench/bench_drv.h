@@ -15,9 +15,9 @@
 #define MOSAIC_BENCH_DRV_H
 #include <stddef.h>
 #include <stdint.h>
-#include "bench_out.h"
-#include "bench_table.h"
-#include "bench_wl.h"
+#include <bench/bench_out.h>
+#include <bench/bench_table.h>
+#include <bench/bench_wl.h>
 
 #define BENCH_RUNS_MAX        1024   /* --runs */
 #define BENCH_TOTAL_RUNS_MAX  4096   /* runs x thread counts x policies */

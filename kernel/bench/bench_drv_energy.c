@@ -6,13 +6,13 @@
  * the average watts); per run, as medians against policy A with the
  * Mann-Whitney U test, and as CSV (docs/bench.md, "Energy").
  */
-#include <printk.h>
-#include <strbuf.h>
-#include <string.h>
-#include "bench_drv.h"
-#include "bench_rt.h"
-#include "bench_csv.h"
-#include "bench_stats.h"
+#include <kern/printk.h>
+#include <lib/strbuf.h>
+#include <lib/string.h>
+#include <bench/bench_drv.h>
+#include <bench/bench_rt.h>
+#include <bench/bench_csv.h>
+#include <bench/bench_stats.h>
 
 /* The run's average power, mW; BENCH_NA unknown. */
 static int64_t run_mw(const struct bench_run_rec *r)

@@ -4,11 +4,11 @@
  * figures and latency percentiles, where the work ran, CSV blocks, and
  * which figures come from the machine model and which from real time.
  */
-#include <string.h>
-#include <printk.h>
-#include <strbuf.h>
-#include "bench_csv.h"
-#include "bench_drv.h"
+#include <lib/string.h>
+#include <kern/printk.h>
+#include <lib/strbuf.h>
+#include <bench/bench_csv.h>
+#include <bench/bench_drv.h>
 
 static const char *const pct_names[BENCH_LAT_PCTS] = { "p50", "p90", "p99", "p99.9" };
 

@@ -1,5 +1,5 @@
 /* bench_hist.c — log-linear latency histograms (see bench_hist.h). */
-#include "bench_hist.h"
+#include <bench/bench_hist.h>
 
 #define SUB (1u << BENCH_HIST_SUB_BITS)
 #define VALUE_MAX ((1ull << BENCH_HIST_MAX_BITS) - 1)

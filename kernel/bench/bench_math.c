@@ -1,5 +1,5 @@
 /* bench_math.c — 128-bit division, rounding and square root (see bench_math.h). */
-#include "bench_math.h"
+#include <bench/bench_math.h>
 
 int bench_bits(bench_u128 x)
 {

@@ -13,7 +13,7 @@
  * Both are what SciPy 1.10's mannwhitneyu() computes for method "exact" and
  * "asymptotic" (tests/host/test_bench_scipy.py compares them).
  */
-#include "bench_stats.h"
+#include <bench/bench_stats.h>
 
 /* Counts of U' = 0..na*nb over all C(na+nb, na) orderings, in c[]. Built
  * as [M+i choose i]_q for i = 1..m (m = the smaller size, M the larger):

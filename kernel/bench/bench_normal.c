@@ -12,7 +12,7 @@
  * - z > 8.5: 2 Q(z) < 2e-17, which is 0 in units of 10^-12.
  * Against SciPy's norm.sf the absolute error of 2 Q stays below 10^-13.
  */
-#include "bench_stats.h"
+#include <bench/bench_stats.h>
 
 #define Q48_ONE ((uint64_t)1 << 48)
 #define Q62_ONE ((uint64_t)1 << 62)

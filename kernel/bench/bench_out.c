@@ -1,6 +1,6 @@
 /* bench_out.c — the report callback and fixed-point number writers (see bench_out.h). */
-#include "bench_out.h"
-#include "bench_stats.h"
+#include <bench/bench_out.h>
+#include <bench/bench_stats.h>
 
 void bench_printf(const struct bench_out *o, const char *fmt, ...)
 {

@@ -10,7 +10,7 @@
 #define MOSAIC_BENCH_OUT_H
 #include <stdarg.h>
 #include <stdint.h>
-#include <strbuf.h>
+#include <lib/strbuf.h>
 
 struct bench_out {
 	void (*vprintf)(void *arg, const char *fmt, va_list ap);

@@ -11,13 +11,13 @@
  * Shell thread only (the `bench` command): no locks of its own; sysctl
  * writes take whatever their subsystem needs.
  */
-#include <sysctl.h>
-#include <printk.h>
-#include <string.h>
-#include <strbuf.h>
-#include "bench_drv.h"
-#include "bench_policy.h"
-#include "bench_policy_table.h"
+#include <lib/sysctl.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <lib/strbuf.h>
+#include <bench/bench_drv.h>
+#include <bench/bench_policy.h>
+#include <bench/bench_policy_table.h>
 
 #define BP_MAX      16    /* policies, built-in and defined */
 #define BP_SETTINGS 32    /* sysctls of one policy */

@@ -2,9 +2,9 @@
  * bench_policy_table.c — the named policies (bench_policy_table.h): the
  * kernel's `bench` and schedsim both read this table.
  */
-#include <printk.h>
-#include <string.h>
-#include "bench_policy_table.h"
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <bench/bench_policy_table.h>
 
 const struct bench_named_policy bench_named_policies[] = {
 	{ "ule", 0, "", "stock ULE placement (FreeBSD's)" },

@@ -11,7 +11,7 @@
 #ifndef MOSAIC_BENCH_POLICY_TABLE_H
 #define MOSAIC_BENCH_POLICY_TABLE_H
 #include <stddef.h>
-#include "../sched/sched_vars.h"
+#include <sched/sched_vars.h>
 
 struct bench_named_policy {
 	const char *name;

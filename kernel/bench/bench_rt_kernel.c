@@ -14,18 +14,18 @@
  * channels, taken before a channel's mutex, never after.
  */
 #include <stdint.h>
-#include <thread.h>
-#include <mutex.h>
-#include <mm.h>
-#include <cpu.h>
-#include <time.h>
-#include <work.h>
-#include <itd_class.h>
-#include <emul_workclock_model.h>
-#include <emul_workclock.h>
-#include "bench_rt.h"
-#include "bench_rt_kernel.h"
-#include "bench_wl.h"
+#include <thread/thread.h>
+#include <sync/mutex.h>
+#include <mm/mm.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/clock/time.h>
+#include <bench/work.h>
+#include <lib/itd_class.h>
+#include <emul/emul_workclock_model.h>
+#include <emul/emul_workclock.h>
+#include <bench/bench_rt.h>
+#include <bench/bench_rt_kernel.h>
+#include <bench/bench_wl.h>
 
 #define BRT_THREADS_MAX   BENCH_WL_THREADS_MAX
 #define BRT_SLEEP_STEP_NS 50000000ull   /* a sleep looks at the stop flag this often */

@@ -2,7 +2,7 @@
  * bench_stats.c — one column's statistics and the rates of one column
  * against another (see bench_stats.h; ranges in docs/bench.md).
  */
-#include "bench_stats.h"
+#include <bench/bench_stats.h>
 
 /* Moves v[i] down the heap v[0..n) until its children are smaller. */
 static void sift_down(int64_t *v, int i, int n)

@@ -19,7 +19,7 @@
 #ifndef MOSAIC_BENCH_STATS_H
 #define MOSAIC_BENCH_STATS_H
 #include <stdint.h>
-#include "bench_math.h"
+#include <bench/bench_math.h>
 
 #define BENCH_MAX_SAMPLES    1024
 #define BENCH_VALUE_MAX      1000000000000000LL   /* 10^15 units */

@@ -2,9 +2,9 @@
  * bench_sweep.c — checking a sweep and computing its statistics (see
  * bench_table.h): validate everything first, then fill the scratch space.
  */
-#include <string.h>
-#include "bench_csv.h"
-#include "bench_table.h"
+#include <lib/string.h>
+#include <bench/bench_csv.h>
+#include <bench/bench_table.h>
 
 /* The samples of policy p at column c. */
 static const int64_t *sweep_col(const struct bench_sweep *sw, int p, int c)

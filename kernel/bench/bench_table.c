@@ -9,8 +9,8 @@
  * 17 + 16 * (1 + 47) characters or a heading with four 64-character
  * policy names, fits BENCH_LINE_MAX.
  */
-#include <string.h>
-#include "bench_table.h"
+#include <lib/string.h>
+#include <bench/bench_table.h>
 
 enum cell_kind {
 	K_THREADS, K_SAMPLE, K_MIN, K_MAX, K_AVG, K_MEDIAN, K_MPC, K_CV,

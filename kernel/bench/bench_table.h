@@ -16,8 +16,8 @@
 #define MOSAIC_BENCH_TABLE_H
 #include <stddef.h>
 #include <stdint.h>
-#include "bench_out.h"
-#include "bench_stats.h"
+#include <bench/bench_out.h>
+#include <bench/bench_stats.h>
 
 #define BENCH_MAX_COLS      16
 #define BENCH_MAX_POLICIES  4

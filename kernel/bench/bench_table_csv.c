@@ -4,8 +4,8 @@
  *   NAME          sweep/1          policy,threads,sample,value,unit
  *   NAME.summary  sweep-summary/1  one row per policy and thread count
  */
-#include "bench_csv.h"
-#include "bench_table.h"
+#include <bench/bench_csv.h>
+#include <bench/bench_table.h>
 
 static const char *const summary_header[] = {
 	"policy", "threads", "n", "min", "max", "mean", "median", "median_per_core", "cv_pct",

@@ -1,11 +1,11 @@
 /* bench_wl.c — the workload registry, option parsing and the helpers every
  * workload shares (see bench_wl.h). */
-#include <string.h>
-#include <parse.h>
-#include <printk.h>
-#include "bench_wl.h"
-#include "bench_math.h"
-#include "bench_stats.h"
+#include <lib/string.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <bench/bench_wl.h>
+#include <bench/bench_math.h>
+#include <bench/bench_stats.h>
 
 extern const struct bench_wl bench_wl_cpu, bench_wl_make, bench_wl_pgbench, bench_wl_hackbench,
 	bench_wl_schbench, bench_wl_frames, bench_wl_classmix;

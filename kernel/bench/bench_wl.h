@@ -28,7 +28,7 @@
 #define MOSAIC_BENCH_WL_H
 #include <stddef.h>
 #include <stdint.h>
-#include "bench_rt.h"
+#include <bench/bench_rt.h>
 
 #define BENCH_WL_OPT_MAX    8     /* options of one workload */
 #define BENCH_WL_THREADS_MAX 1024 /* threads a run has at once, at most (every runtime allows them) */

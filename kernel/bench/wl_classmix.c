@@ -1,6 +1,6 @@
 /*
  * wl_classmix.c — `classmix`: CPU-bound threads of two Thread Director
- * classes at once (kernel/include/itd_class.h): the even-numbered half
+ * classes at once (kernel/lib/itd_class.h): the even-numbered half
  * vector-heavy (ITD_VECTOR: on an E-core it runs further below a P-core
  * than scalar code does), the others scalar (ITD_SCALAR). With more
  * threads than P-cores somebody runs on E-cores; which class does decides
@@ -14,10 +14,10 @@
  * of the vector threads' run time on P-cores against the scalar threads'.
  * Check: the events summed per thread equal the shared counter.
  */
-#include "bench_wl.h"
-#include "bench_barrier.h"
-#include "bench_stats.h"
-#include <itd_class.h>
+#include <bench/bench_wl.h>
+#include <bench/bench_barrier.h>
+#include <bench/bench_stats.h>
+#include <lib/itd_class.h>
 
 enum { O_TIME, O_BATCH, O_N };
 

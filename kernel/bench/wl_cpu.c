@@ -29,9 +29,9 @@
  * Check: the events summed over the threads equal the shared counter (and
  * --events when that limit ended the run).
  */
-#include "bench_wl.h"
-#include "bench_stats.h"
-#include "bench_barrier.h"
+#include <bench/bench_wl.h>
+#include <bench/bench_stats.h>
+#include <bench/bench_barrier.h>
 #include <mosaic/sysbench_cost.h>
 
 enum { O_MAX_PRIME, O_TIME, O_EVENTS, O_N };

@@ -24,9 +24,9 @@
  * longer than 1 / --target-fps misses its deadline.
  * Check: the frames counted per second add up to the frames rendered.
  */
-#include "bench_wl.h"
-#include "bench_math.h"
-#include "bench_stats.h"
+#include <bench/bench_wl.h>
+#include <bench/bench_math.h>
+#include <bench/bench_stats.h>
 
 enum { O_TIME, O_FRAME_US, O_WAIT_US, O_TARGET_FPS, O_RENDERERS, O_N };
 

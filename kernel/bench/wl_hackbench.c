@@ -20,8 +20,8 @@
  * Check: every receiver got fds x loops messages, from each sender in
  * order and none twice, and the total equals what the senders sent.
  */
-#include "bench_wl.h"
-#include "bench_stats.h"
+#include <bench/bench_wl.h>
+#include <bench/bench_stats.h>
 
 enum { O_FDS, O_LOOPS, O_MSG_US, O_N };
 

@@ -16,8 +16,8 @@
  * Check: every job index comes back exactly once through the completion
  * channel, and jobs started = jobs joined.
  */
-#include "bench_wl.h"
-#include "bench_stats.h"
+#include <bench/bench_wl.h>
+#include <bench/bench_stats.h>
 
 enum { O_JOBS, O_JOB_MS, O_LINK_MS, O_SEED, O_N };
 

@@ -25,10 +25,10 @@
  * requests served by the backends, and every answer carried its request's
  * sequence number.
  */
-#include "bench_wl.h"
-#include "bench_barrier.h"
-#include "bench_hist.h"
-#include "bench_stats.h"
+#include <bench/bench_wl.h>
+#include <bench/bench_barrier.h>
+#include <bench/bench_hist.h>
+#include <bench/bench_stats.h>
 
 enum { O_TIME, O_CLIENT_US, O_SERVER_US, O_N };
 

@@ -18,9 +18,9 @@
  * Check: requests posted = answers received = requests the workers
  * counted, and each answer came from a worker that had a request.
  */
-#include "bench_wl.h"
-#include "bench_hist.h"
-#include "bench_stats.h"
+#include <bench/bench_wl.h>
+#include <bench/bench_hist.h>
+#include <bench/bench_stats.h>
 
 enum { O_TIME, O_MSG_THREADS, O_REQUEST_US, O_THINK_US, O_N };
 

@@ -5,11 +5,11 @@
  * output side, console.c, calls nothing above it; this file is the path
  * that sleeps. The serial port (kernel/arch/x86_64/serial.c) reaches it
  * through arch_hooks.h. */
-#include <console_input.h>
-#include <arch_hooks.h>
-#include <spinlock.h>
-#include <sysctl.h>
-#include <waitq.h>
+#include <dev/console_input.h>
+#include <arch/x86_64/arch_hooks.h>
+#include <arch/x86_64/spinlock.h>
+#include <lib/sysctl.h>
+#include <sync/waitq.h>
 
 #define INPUT_RING 256
 static volatile char input_ring[INPUT_RING];

@@ -14,15 +14,15 @@
  * one redraw. Before the thread runs, and from the moment a panic stops
  * the other CPUs, every write is drawn at once. The bottom character row
  * can be the status line (fbcon_status.c), which only the thread draws. */
-#include <fbcon.h>
-#include <cmdline.h>
-#include <console.h>
-#include <mm.h>
-#include <printk.h>
-#include <spinlock.h>
-#include <string.h>
-#include "psf.h"
-#include "fbcon_internal.h"
+#include <dev/fbcon.h>
+#include <lib/cmdline.h>
+#include <kern/console.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <arch/x86_64/spinlock.h>
+#include <lib/string.h>
+#include <dev/psf.h>
+#include <dev/fbcon_internal.h>
 
 #define CELL_GLYPH   0xFFFFu
 #define CELL_CURSOR  0x10000u

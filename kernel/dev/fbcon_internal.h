@@ -3,8 +3,8 @@
 #ifndef MOSAIC_DEV_FBCON_INTERNAL_H
 #define MOSAIC_DEV_FBCON_INTERNAL_H
 #include <stdint.h>
-#include <boot_info.h>
-#include "psf.h"
+#include <mosaic/boot_info.h>
+#include <dev/psf.h>
 
 #define FBCON_FLUSH_NS  30000000ull    /* the thread draws new text at most this often */
 #define FBCON_STATUS_NS 500000000ull   /* and the status line every half second */

@@ -12,17 +12,17 @@
  * a benchmark can read the machine. It goes to the framebuffer only, never
  * to the serial port.
  */
-#include <fbcon.h>
-#include <arch_hooks.h>
-#include <cpu_desc.h>
-#include <printk.h>
-#include <sem.h>
-#include <smp.h>
-#include <thread.h>
-#include <time.h>
-#include <hfi/hfi_kernel.h>
-#include "fbcon_internal.h"
-#include "../sched/sched.h"
+#include <dev/fbcon.h>
+#include <arch/x86_64/arch_hooks.h>
+#include <lib/cpu_desc.h>
+#include <kern/printk.h>
+#include <sync/sem.h>
+#include <arch/x86_64/smp/smp.h>
+#include <thread/thread.h>
+#include <arch/x86_64/clock/time.h>
+#include <dev/hfi/hfi_kernel.h>
+#include <dev/fbcon_internal.h>
+#include <sched/sched.h>
 
 #define STATUS_MAX_COLS 512
 

@@ -1,6 +1,6 @@
 /* keymap.c — scancode set 1 decoder, US layout (see keymap.h). */
 #include <stddef.h>
-#include "keymap.h"
+#include <dev/keymap.h>
 
 #define SC_LCTRL   0x1D
 #define SC_LSHIFT  0x2A

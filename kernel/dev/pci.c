@@ -9,14 +9,14 @@
  * 256 bytes only). The scan starts at the first bus of segment 0 and
  * follows PCI-PCI bridges' secondary bus numbers; each bus is visited once.
  */
-#include <pci.h>
-#include <acpi.h>
-#include <cpu.h>
-#include <mm.h>
-#include <printk.h>
-#include <spinlock.h>
-#include <string.h>
-#include "pci_mcfg.h"
+#include <dev/pci.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <arch/x86_64/spinlock.h>
+#include <lib/string.h>
+#include <dev/pci_mcfg.h>
 
 #define PCI_VENDOR       0x00
 #define PCI_CLASS_REV    0x08

@@ -1,7 +1,7 @@
 /* pci_mcfg.c — the MCFG parser (see pci_mcfg.h). */
-#include "pci_mcfg.h"
-#include <printk.h>
-#include <string.h>
+#include <dev/pci_mcfg.h>
+#include <kern/printk.h>
+#include <lib/string.h>
 
 #define MCFG_HEADER 44            /* SDT header (36) + 8 reserved bytes */
 #define MCFG_ENTRY  16            /* base (8), segment (2), start, end, 4 reserved */

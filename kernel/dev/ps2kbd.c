@@ -1,14 +1,14 @@
 /* ps2kbd.c — the i8042 keyboard controller, first port, with the
  * controller translating to scancode set 1; bytes are decoded by keymap.c
  * and pushed into the console input ring. */
-#include <keyboard.h>
-#include <console_input.h>
-#include <cpu.h>
-#include <ioapic.h>
-#include <printk.h>
-#include <time.h>
-#include <trap.h>
-#include "keymap.h"
+#include <dev/keyboard.h>
+#include <dev/console_input.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/intr/ioapic.h>
+#include <kern/printk.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/trap/trap.h>
+#include <dev/keymap.h>
 
 #define I8042_DATA   0x60
 #define I8042_STATUS 0x64    /* read */

@@ -6,7 +6,7 @@
  * glyph's entry. PSF2: 32-byte little-endian header (magic 72 b5 4a 86,
  * version, header size, flags, count, bytes per glyph, height, width); its
  * table is UTF-8 with 0xFE and 0xFF playing the same roles. */
-#include "psf.h"
+#include <dev/psf.h>
 
 #define PSF1_MODE512    0x01
 #define PSF1_MODEHASTAB 0x02

@@ -7,10 +7,10 @@
  * HFI device each overwrite only the fields they present (RAPL has no
  * CPUID bit).
  */
-#include <door.h>
-#include "emul_hfi.h"
-#include "emul_itd.h"
-#include "emul_rapl.h"
+#include <arch/x86_64/cpu/door.h>
+#include <emul/emul_hfi.h>
+#include <emul/emul_itd.h>
+#include <emul/emul_rapl.h>
 
 /* See door.h. */
 int emul_door_rdmsr(uint32_t msr, uint64_t *v)

@@ -4,9 +4,9 @@
  * the item byte by byte from port 0x511. Multi-byte numbers in the file
  * directory are big-endian.
  */
-#include <cpu.h>
-#include <string.h>
-#include "emul_fw_cfg.h"
+#include <arch/x86_64/cpu/cpu.h>
+#include <lib/string.h>
+#include <emul/emul_fw_cfg.h>
 
 #define FW_CFG_PORT_SEL   0x510
 #define FW_CFG_PORT_DATA  0x511

@@ -19,18 +19,18 @@
  * the same chapter's. A write that would fault on hardware (a 1 in a
  * reserved bit) is counted and ignored here.
  */
-#include <cpu.h>
-#include <door.h>
-#include <ipi.h>
-#include <lapic.h>
-#include <mm.h>
-#include <printk.h>
-#include <string.h>
-#include <sysctl.h>
-#include <time.h>
-#include <trap.h>
-#include "emul_hfi_dev.h"
-#include "machine_platform.h"
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/cpu/door.h>
+#include <arch/x86_64/intr/ipi.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <lib/sysctl.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/trap/trap.h>
+#include <emul/emul_hfi_dev.h>
+#include <emul/machine_platform.h>
 
 #define STATUS_CHANGED   (1ull << 26)
 #define STATUS_PTS_LOGS  0xAAAull        /* log bits 1, 3, 5, 7, 9, 11 */

@@ -5,11 +5,11 @@
  */
 #ifndef MOSAIC_EMUL_HFI_DEV_H
 #define MOSAIC_EMUL_HFI_DEV_H
-#include <machine.h>
-#include <smp.h>
-#include <spinlock.h>
-#include <timer.h>
-#include "emul_hfi.h"
+#include <emul/machine_desc/machine.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/spinlock.h>
+#include <sync/timer.h>
+#include <emul/emul_hfi.h>
 
 /* Rows whose values a table write changed: handed to emul_hfi_row_changed()
  * once the lock is released. */

@@ -5,12 +5,12 @@
  * `throttle`, `restore` and `storm`; plus the device's state for reading
  * and the hook that tells the work clock.
  */
-#include <printk.h>
-#include <string.h>
-#include <time.h>
-#include "../sched/topo_cpuset.h"
-#include "emul_hfi_dev.h"
-#include "emul_workclock.h"
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/clock/time.h>
+#include <sched/topo_cpuset.h>
+#include <emul/emul_hfi_dev.h>
+#include <emul/emul_workclock.h>
 
 /* See emul_hfi.h. The single place where the work clock (the per-thread
  * clock that runs at the modelled speed of the thread's CPU) learns that a

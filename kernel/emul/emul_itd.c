@@ -24,15 +24,15 @@
  * instruction. Accesses that raise #GP on hardware (a reserved bit, a
  * write to 0x17D2) are counted and ignored; a faulting read reads 0.
  */
-#include <cpu.h>
-#include <door.h>
-#include <machine.h>
-#include <printk.h>
-#include <smp.h>
-#include <emul_workclock.h>
-#include "emul_hfi.h"
-#include "emul_itd.h"
-#include "machine_platform.h"
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/cpu/door.h>
+#include <emul/machine_desc/machine.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <emul/emul_workclock.h>
+#include <emul/emul_hfi.h>
+#include <emul/emul_itd.h>
+#include <emul/machine_platform.h>
 
 #define THREAD_CONFIG_ENABLE 1ull
 #define HRESET_ENABLE_ITD    1ull

@@ -19,7 +19,7 @@
 #ifndef MOSAIC_EMUL_ITD_H
 #define MOSAIC_EMUL_ITD_H
 #include <stdint.h>
-#include <itd_class.h>
+#include <lib/itd_class.h>
 
 /* How long a CPU must execute code of one class, without a change of
  * class or an HRESET, before IA32_THREAD_FEEDBACK_CHAR reports it valid.

@@ -3,11 +3,11 @@
  * emul_rapl.h): what the hardware's MSRs would read, computed from the
  * work clock's exact energy of the package.
  */
-#include <door.h>
-#include <smp.h>
-#include <printk.h>
-#include "emul_rapl.h"
-#include "emul_workclock.h"
+#include <arch/x86_64/cpu/door.h>
+#include <arch/x86_64/smp/smp.h>
+#include <kern/printk.h>
+#include <emul/emul_rapl.h>
+#include <emul/emul_workclock.h>
 
 /* MSR_RAPL_POWER_UNIT's value: the three unit exponents. */
 #define RAPL_UNITS ((uint64_t)EMUL_RAPL_TIME_SHIFT << 16 | (uint64_t)EMUL_RAPL_ENERGY_SHIFT << 8 | \

@@ -4,18 +4,18 @@
  * lock, fed by the thread layer's switches, the HFI device's row changes
  * and two sysctls.
  */
-#include <mm.h>
-#include <panic.h>
-#include <percpu.h>
-#include <printk.h>
-#include <spinlock.h>
-#include <sysctl.h>
-#include <thread.h>
-#include <time.h>
-#include <cpu.h>
-#include <emul_workclock_model.h>
-#include "machine_platform.h"
-#include "emul_workclock.h"
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <kern/printk.h>
+#include <arch/x86_64/spinlock.h>
+#include <lib/sysctl.h>
+#include <thread/thread.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <emul/emul_workclock_model.h>
+#include <emul/machine_platform.h>
+#include <emul/emul_workclock.h>
 
 /* Guards the model: every write, and reads of other threads' clocks. A
  * leaf lock, always taken with interrupts off. */

@@ -40,7 +40,7 @@ void emul_workclock_switch(unsigned cpu, struct thread *out, struct thread *in, 
  * time), lock-free; -1 when inactive or called from an idle thread or
  * before the scheduler. Any thread context. */
 int emul_workclock_self(uint64_t *work);
-/* The work-clock half of work(W) (kernel/work.c): calls step() again and
+/* The work-clock half of work(W) (kernel/bench/work.c): calls step() again and
  * again until the calling thread's clock has advanced by ns of lone P-core
  * work, and returns by how much it advanced, in ns: at least ns, more when
  * the last step ran past the target (a vCPU the host paused mid-step). -1,

@@ -5,7 +5,7 @@
  * power line, docs/machines.md). Portable C, no allocation; the caller
  * serialises every call as for the rest of the model.
  */
-#include <emul_workclock_model.h>
+#include <emul/emul_workclock_model.h>
 
 #define PJ_PER_UJ 1000000u
 #define NS_PER_MS 1000000u

@@ -4,8 +4,8 @@
  * the kernel runs it under one lock (kernel/emul/
  * emul_workclock.c), the host tests on scripted timelines.
  */
-#include <emul_workclock_model.h>
-#include <string.h>
+#include <emul/emul_workclock_model.h>
+#include <lib/string.h>
 
 /* Writers (the caller serialises them) make a CPU's sequence count odd
  * while they change its running clock or rate, and even again after; a

@@ -73,7 +73,7 @@
 #ifndef MOSAIC_EMUL_WORKCLOCK_MODEL_H
 #define MOSAIC_EMUL_WORKCLOCK_MODEL_H
 #include <stdint.h>
-#include <machine.h>
+#include <emul/machine_desc/machine.h>
 
 #define WC_WORK_PER_NS     1000u   /* work units per ns of lone P-core time */
 #define WC_RATE_ONE        1000u   /* rate of a lone P-core thread */

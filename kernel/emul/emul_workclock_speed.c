@@ -4,7 +4,7 @@
  * power budget, the class of the code it runs (the formulas are in emul_workclock_model.h; which numbers are facts
  * and which are modelled: docs/hfi.md). Pure functions, portable C.
  */
-#include <emul_workclock_model.h>
+#include <emul/emul_workclock_model.h>
 
 /* See emul_workclock_model.h. One division at the end, so the figures of the machine
  * files (0.54, 1.39 / 2) stay exact. T(k) / k is written over the common

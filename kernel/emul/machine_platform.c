@@ -5,14 +5,14 @@
  * hardware, or when the description is broken or does not fit the VM,
  * CPUID stays the only source.
  */
-#include <mm.h>
-#include <printk.h>
-#include <smp.h>
-#include <string.h>
-#include <sysctl.h>
-#include "../sched/hmp.h"
-#include "emul_fw_cfg.h"
-#include "machine_platform.h"
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/string.h>
+#include <lib/sysctl.h>
+#include <sched/hmp.h>
+#include <emul/emul_fw_cfg.h>
+#include <emul/machine_platform.h>
 
 #define MACHINE_PATH_MAX 128
 

@@ -5,7 +5,7 @@
  */
 #ifndef MOSAIC_EMUL_MACHINE_PLATFORM_H
 #define MOSAIC_EMUL_MACHINE_PLATFORM_H
-#include <machine.h>
+#include <emul/machine_desc/machine.h>
 
 #define MACHINE_FW_CFG_FILE "opt/mosaic/machine"        /* the description */
 #define MACHINE_FW_CFG_PATH "opt/mosaic/machine-path"   /* its host path, for messages */

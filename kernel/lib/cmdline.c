@@ -1,9 +1,9 @@
 /* cmdline.c — parsing of `key=value` words with quoting, and the kernel's
  * own command line. Portable C. */
-#include <cmdline.h>
-#include <printk.h>
-#include <strbuf.h>
-#include <string.h>
+#include <lib/cmdline.h>
+#include <kern/printk.h>
+#include <lib/strbuf.h>
+#include <lib/string.h>
 
 /* Characters of a word quoted in an error message. */
 #define CMDLINE_ECHO 24

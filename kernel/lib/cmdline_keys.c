@@ -1,12 +1,12 @@
 /* cmdline_keys.c — the one table of the command-line keys the kernel
  * knows (docs/cmdline.md lists the same; tests/unit/test_cmdline.c checks
  * that they agree), and the checks of their values. Portable C. */
-#include <cmdline.h>
-#include <parse.h>
-#include <printk.h>
-#include <smp.h>
-#include <strbuf.h>
-#include <string.h>
+#include <lib/cmdline.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/strbuf.h>
+#include <lib/string.h>
 
 /* Characters of a bad key or value quoted in a warning. */
 #define CMDLINE_KEY_ECHO 24

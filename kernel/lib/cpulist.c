@@ -1,9 +1,9 @@
 /* cpulist.c — CPU sets typed by people (`spawn … cpus=`); see cpulist.h.
  * Portable C (host-tested in tests/unit/test_cpulist.c). */
-#include <parse.h>
-#include <printk.h>
-#include <string.h>
-#include <cpulist.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <lib/cpulist.h>
 
 /* Longest CPU number item copied for parsing; longer ones are refused. */
 #define CPULIST_ITEM_MAX 24

@@ -2,7 +2,7 @@
  * itd_hist.c — a thread's Thread Director class history with hysteresis
  * (itd_hist.h). Portable C.
  */
-#include <itd_hist.h>
+#include <lib/itd_hist.h>
 
 /* See itd_hist.h. */
 int itd_hist_feed(struct itd_hist *h, unsigned cls)

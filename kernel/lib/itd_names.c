@@ -1,8 +1,8 @@
 /*
  * itd_names.c — Thread Director class names (itd_names.h). Portable C.
  */
-#include <itd_names.h>
-#include <string.h>
+#include <lib/itd_names.h>
+#include <lib/string.h>
 
 static const char *const itd_names[ITD_CLASS_MAX] = { "scalar", "vector", "vnni", "spin",
 						      "4", "5", "6", "7" };

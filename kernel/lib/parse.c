@@ -1,6 +1,6 @@
 /* parse.c — numbers from text (see parse.h). */
-#include <parse.h>
-#include <printk.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
 
 int parse_u64(const char *s, unsigned base, uint64_t *out)
 {

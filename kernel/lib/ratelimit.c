@@ -1,5 +1,5 @@
 /* ratelimit.c — events per window (see ratelimit.h). Portable C. */
-#include <ratelimit.h>
+#include <lib/ratelimit.h>
 
 /* See ratelimit.h. */
 int ratelimit_pass(struct ratelimit *rl, uint64_t now, uint64_t interval, uint32_t burst,

@@ -1,6 +1,6 @@
 /* strbuf.c — bounded string builder (see strbuf.h). */
-#include <strbuf.h>
-#include <printk.h>
+#include <lib/strbuf.h>
+#include <kern/printk.h>
 
 void strbuf_init(struct strbuf *sb, char *buf, size_t size)
 {

@@ -1,6 +1,6 @@
 /* string.c — freestanding memory and string functions (the compiler may
  * also emit calls to memcpy/memset/memmove/memcmp). No locks. */
-#include <string.h>
+#include <lib/string.h>
 #include <stdint.h>
 
 void *memcpy(void *dst, const void *src, size_t n)

@@ -1,10 +1,10 @@
 /* sysctl.c — lookup, listing, formatting and parsing of sysctl values.
  * Portable C: the host unit tests use it with their own sets. */
-#include <sysctl.h>
-#include <printk.h>
-#include <string.h>
-#include <parse.h>
-#include <strbuf.h>
+#include <lib/sysctl.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <lib/parse.h>
+#include <lib/strbuf.h>
 
 /* Members of oid's family; 0 for a plain variable. */
 static int family_size(const struct sysctl_oid *o)

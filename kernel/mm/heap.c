@@ -12,12 +12,12 @@
  * When nothing fits, the arena grows at its end through the grow hook and
  * the new space merges with a free last block.
  */
-#include <mm.h>
-#include <panic.h>
-#include <string.h>
-#include "heap_core.h"
-#include "mm_lock.h"
-#include <fail_nth.h>
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <lib/string.h>
+#include <mm/heap_core.h>
+#include <mm/mm_lock.h>
+#include <mm/fail_nth.h>
 
 static struct spinlock heap_lock = SPINLOCK_INIT("heap");
 

@@ -2,8 +2,8 @@
  * heap_kernel.c — backs the kernel heap (heap.c) with pages: the arena lives
  * at MM_HEAP_BASE and grows by mapping fresh physical pages RW, NX.
  */
-#include <mm.h>
-#include "heap_core.h"
+#include <mm/mm.h>
+#include <mm/heap_core.h>
 
 /* Map pmm pages at [at, at + bytes); on failure unmap and free what this
  * call mapped and return -1. Called with the heap lock held. */

@@ -6,8 +6,8 @@
  * stack's own guard page, an underflow into the next stack's, and either
  * faults at once. Virtual space is never reused, so a guard stays unmapped.
  */
-#include <mm.h>
-#include "mm_lock.h"
+#include <mm/mm.h>
+#include <mm/mm_lock.h>
 
 static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
 

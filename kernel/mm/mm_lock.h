@@ -11,7 +11,7 @@
 #define MOSAIC_MM_LOCK_H
 
 #include <stdint.h>
-#include <spinlock.h>
+#include <arch/x86_64/spinlock.h>
 
 #ifdef MOSAIC_HOST
 static inline uint64_t mm_lock(struct spinlock *l) { (void)l; return 0; }

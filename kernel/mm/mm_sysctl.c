@@ -1,9 +1,9 @@
 /* mm_sysctl.c — the memory sysctls: hw.physmem, vm.stats.free_bytes and
  * hw.pagesize, read from the page allocator (pmm_get_stats() takes its
  * lock). */
-#include <mm.h>
-#include <printk.h>
-#include <sysctl.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/sysctl.h>
 
 /* hw.physmem: bytes the page allocator manages. */
 static void physmem_proc(char *buf, size_t len)

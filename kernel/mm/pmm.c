@@ -12,12 +12,12 @@
  * reclaimable descriptor (but not past the direct map) and are carved out of
  * the first conventional run big enough for them.
  */
-#include <mm.h>
-#include <panic.h>
-#include <string.h>
-#include "mm_lock.h"
-#include <fail_nth.h>
-#include "pmm_map.h"
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <lib/string.h>
+#include <mm/mm_lock.h>
+#include <mm/fail_nth.h>
+#include <mm/pmm_map.h>
 
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
 

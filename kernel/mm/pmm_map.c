@@ -2,9 +2,9 @@
  * pmm_map.c — interpreting the UEFI memory map for pmm.c.
  * Pure functions over the map; no state, no locks. Host-testable.
  */
-#include <mm.h>
-#include <panic.h>
-#include "pmm_map.h"
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <mm/pmm_map.h>
 
 /* Open bi's memory map. Panics if the descriptor stride is too small to hold
  * a descriptor, since every later read would be garbage. */

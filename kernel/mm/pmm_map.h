@@ -10,7 +10,7 @@
 #define MOSAIC_PMM_MAP_H
 
 #include <stdint.h>
-#include <boot_info.h>
+#include <mosaic/boot_info.h>
 
 /* [start, end) in bytes. */
 struct pmm_range {

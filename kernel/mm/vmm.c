@@ -6,12 +6,12 @@
  * other page table that copies those entries (vmm_make_identity_cr3(), later
  * address spaces) sees every later kernel mapping. The lower half is empty.
  */
-#include <cpu.h>
-#include <mm.h>
-#include <panic.h>
-#include <printk.h>
-#include "mm_lock.h"
-#include "vmm_pt.h"
+#include <arch/x86_64/cpu/cpu.h>
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <kern/printk.h>
+#include <mm/mm_lock.h>
+#include <mm/vmm_pt.h>
 
 static struct spinlock vmm_lock = SPINLOCK_INIT("vmm");
 

@@ -2,11 +2,11 @@
  * vmm_identity.c — a page table for calling UEFI runtime services in
  * physical mode (the kernel never calls SetVirtualAddressMap).
  */
-#include <mm.h>
-#include <panic.h>
-#include <printk.h>
-#include "pmm_map.h"
-#include "vmm_pt.h"
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <kern/printk.h>
+#include <mm/pmm_map.h>
+#include <mm/vmm_pt.h>
 
 /* Lowest address that is not a lower-half (canonical) virtual address. */
 #define VMM_LOWER_HALF_END (1ULL << 47)

@@ -2,9 +2,9 @@
  * vmm_pt.c — walking and editing x86-64 4-level page tables.
  * See vmm_pt.h; callers serialize.
  */
-#include <mm.h>
-#include <panic.h>
-#include "vmm_pt.h"
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <mm/vmm_pt.h>
 
 static uint64_t *pt_table(uint64_t phys)
 {

@@ -3,8 +3,8 @@
  * the resolution in provider order, the weights, and the lock-free
  * publication through a per-CPU sequence count.
  */
-#include "hmp.h"
-#include "sched_plat.h"
+#include <sched/hmp.h>
+#include <sched/sched_plat.h>
 
 #define HMP_WHY_MAX 128
 

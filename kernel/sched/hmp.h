@@ -34,8 +34,8 @@
 #define MOSAIC_SCHED_HMP_H
 #include <stddef.h>
 #include <stdint.h>
-#include "topo_cpuset.h"
-#include <itd_class.h>
+#include <sched/topo_cpuset.h>
+#include <lib/itd_class.h>
 
 #define HMP_CAPACITY_MAX 1024
 #define HMP_SCORE_MAX 1020        /* 255 << 2 */

@@ -5,9 +5,9 @@
  * "Hardware-Controlled Performance States"). Portable, so the derivations
  * are host-tested; the kernel calls it from hmp_sources_init().
  */
-#include "hmp.h"
-#include "topo_str.h"
-#include "hmp_describe.h"
+#include <sched/hmp.h>
+#include <sched/topo_str.h>
+#include <sched/hmp_describe.h>
 
 /* Capacity of a core type when nothing better is known, scaled so a
  * P-core is 1024: rounded from the HWP-derived capacities Linux reports

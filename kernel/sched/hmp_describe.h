@@ -2,7 +2,7 @@
  * (hmp_describe.c). Portable. */
 #ifndef MOSAIC_SCHED_HMP_DESCRIBE_H
 #define MOSAIC_SCHED_HMP_DESCRIBE_H
-#include <cpu_desc.h>
+#include <lib/cpu_desc.h>
 
 /* The descriptor of CPU cpu, or NULL when it has none. */
 typedef const struct cpu_desc *(*hmp_desc_fn)(unsigned cpu);

@@ -26,8 +26,8 @@
  * Interrupts off (sched_random).
  */
 #include <limits.h>
-#include "ule.h"
-#include "hmp.h"
+#include <sched/ule.h>
+#include <sched/hmp.h>
 
 /* What a candidate is worth: lower is better (lowest) or higher is better
  * (highest); rnd breaks exact ties only. */

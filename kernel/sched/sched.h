@@ -65,7 +65,7 @@
 #ifndef MOSAIC_SCHED_SCHED_H
 #define MOSAIC_SCHED_SCHED_H
 #include <stdint.h>
-#include "topo.h"
+#include <sched/topo.h>
 
 /* ---- priorities (sys/sys/priority.h, FreeBSD <= 14 ranges); 0 best, 255 worst ---- */
 #define PRI_MIN_ITHD 0

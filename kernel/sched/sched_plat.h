@@ -1,7 +1,7 @@
 /*
  * sched_plat.h — everything the portable scheduler (kernel/sched/) needs
  * from the platform. The ONE crossing: every function has the prefix
- * sched_plat_. The kernel implements it in kernel/arch/x86_64/sched_plat.c,
+ * sched_plat_. The kernel implements it in kernel/thread/sched_plat.c,
  * the host tests and the simulator in tests/unit/sched_plat_test.c.
  *
  * Contract common to all: callable with interrupts disabled, from interrupt
@@ -12,7 +12,7 @@
 #define MOSAIC_SCHED_SCHED_PLAT_H
 #include <stddef.h>
 #include <stdint.h>
-#include "topo.h"
+#include <sched/topo.h>
 
 /* Logical id (0..sched_plat_ncpu()-1) of the calling CPU. */
 int sched_plat_cpu_self(void);

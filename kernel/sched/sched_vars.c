@@ -4,18 +4,18 @@
  * sched_vars.def (see sched_vars.h). No locks: the variables are int64_t
  * read lock-free, written by one sysctl or schedsim option at a time.
  */
-#include "ule.h"
-#include "sched_vars.h"
+#include <sched/ule.h>
+#include <sched/sched_vars.h>
 
 #define SCHED_VAR(var, nm, grp, knd, dflt, lo, hi, wds, hzr, un, ref, d) int64_t var = (dflt);
-#include "sched_vars.def"
+#include <sched/sched_vars.def>
 #undef SCHED_VAR
 
 const struct sched_var sched_vars[] = {
 #define SCHED_VAR(variable, nm, grp, knd, dflt, lo, hi, wds, hzr, un, ref, d)                           \
 	{ .name = nm, .var = &variable, .group = grp, .kind = knd, .def = (dflt), .min = lo, .max = hi,     \
 	  .words = wds, .hz = hzr, .unit = un, .counterpart = ref, .descr = d },
-#include "sched_vars.def"
+#include <sched/sched_vars.def>
 #undef SCHED_VAR
 };
 const unsigned sched_nvars = sizeof(sched_vars) / sizeof(sched_vars[0]);

@@ -27,9 +27,9 @@
 #define MOSAIC_SCHED_TOPO_H
 #include <stddef.h>
 #include <stdint.h>
-#include <cpu_desc.h>
-#include "topo_cpuset.h"
-#include "topo_freebsd.h"
+#include <lib/cpu_desc.h>
+#include <sched/topo_cpuset.h>
+#include <sched/topo_freebsd.h>
 
 /* Share levels (cg_level): the largest cache every CPU of the group shares. */
 #define CG_SHARE_NONE 0

@@ -9,9 +9,9 @@
  * (topo_freebsd.c) shares (topo_int.h). Portable: no platform calls, no
  * allocation.
  */
-#include "topo.h"
-#include "topo_int.h"
-#include "topo_str.h"
+#include <sched/topo.h>
+#include <sched/topo_int.h>
+#include <sched/topo_str.h>
 
 enum topo_lvl { TL_CPU, TL_CORE, TL_L2, TL_L3, TL_PKG, TL_ROOT };
 

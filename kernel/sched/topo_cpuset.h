@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 /* Logical CPUs the topology code can hold; equal to the kernel's MAXCPU
- * (kernel/include/smp.h), checked where the two meet (cmd_topo.c). */
+ * (kernel/arch/x86_64/smp/smp.h), checked where the two meet (cmd_topo.c). */
 #define TOPO_MAXCPU 256
 #define CPUSET_WORDS (TOPO_MAXCPU / 64)
 

@@ -12,8 +12,8 @@
  * numbers and the order of children (by lowest CPU) are Mosaic's.
  * Portable: no platform calls, no allocation.
  */
-#include "topo.h"
-#include "topo_int.h"
+#include <sched/topo.h>
+#include <sched/topo_int.h>
 
 /* FreeBSD's node types that are layers here (TOPO_TYPE_PKG, _GROUP: an
  * AMD node, _CACHE, _CORE, _PU); NUMA nodes are not modelled. */

@@ -10,7 +10,7 @@
 #define MOSAIC_SCHED_TOPO_FREEBSD_H
 #include <stddef.h>
 #include <stdint.h>
-#include <cpu_desc.h>
+#include <lib/cpu_desc.h>
 
 /* Which of FreeBSD's probes read the values. */
 enum topo_fbsd_path {

@@ -13,8 +13,8 @@
  * level's sharing count is rounded up to a power of two and capped at that
  * package shift; and the boot CPU's values stand for every CPU.
  */
-#include "topo_freebsd.h"
-#include "topo_str.h"
+#include <sched/topo_freebsd.h>
+#include <sched/topo_str.h>
 
 /* FreeBSD's mask_width(): log2 of x rounded up to a power of two; -1 for 0. */
 static int mask_width(uint32_t x)

@@ -5,7 +5,7 @@
  */
 #ifndef MOSAIC_SCHED_TOPO_INT_H
 #define MOSAIC_SCHED_TOPO_INT_H
-#include "topo.h"
+#include <sched/topo.h>
 
 /* Resets t for a build of kind (enum topo_kind) and fills t->present and
  * t->ncpus from present (NULL: CPUs 0..ncpu-1). TOPO_OK, or

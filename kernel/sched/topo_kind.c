@@ -3,9 +3,9 @@
  * (topo_freebsd.c), and the tree a running system falls back to when the
  * chosen one cannot be built. Portable: no platform calls, no allocation.
  */
-#include "topo.h"
-#include "topo_int.h"
-#include "topo_str.h"
+#include <sched/topo.h>
+#include <sched/topo_int.h>
+#include <sched/topo_str.h>
 
 /* See topo.h. */
 int topo_build_kind(struct topo *t, int kind, const struct cpu_desc *descs, unsigned ncpu,

@@ -3,8 +3,8 @@
  * the host replay tool) and the name helpers. Output goes through the
  * caller's printf-like callback; nothing here allocates or locks.
  */
-#include "topo.h"
-#include "topo_str.h"
+#include <sched/topo.h>
+#include <sched/topo_str.h>
 
 const char *topo_share_name(int level)
 {

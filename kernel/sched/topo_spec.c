@@ -12,7 +12,7 @@
  * level = depth (root 1), cache-level = share level, mask = 64-bit words in
  * hex, lowest first. Output through the caller's printf-like callback.
  */
-#include "topo.h"
+#include <sched/topo.h>
 
 /* Prints n spaces. */
 static void indent(int n, topo_printf_fn pf, void *ctx)

@@ -6,8 +6,8 @@
 #ifndef MOSAIC_SCHED_ULE_H
 #define MOSAIC_SCHED_ULE_H
 #include <stdint.h>
-#include "sched.h"
-#include "sched_plat.h"
+#include <sched/sched.h>
+#include <sched/sched_plat.h>
 
 /* ---- run queues (ule_runq.c; FreeBSD's struct runq, kern_switch.c) ---- */
 #define RQ_NQS 64   /* queues per run queue */
@@ -462,7 +462,7 @@ void tdq_trysteal(struct tdq *tdq);
 /* ---- run-time variables (kern.sched.*): one line each in sched_vars.def,
  * which gives each its default, range and meaning; int64_t for the sysctls ---- */
 #define SCHED_VAR(var, nm, grp, knd, dflt, lo, hi, wds, hzr, un, ref, d) extern int64_t var;
-#include "sched_vars.def"
+#include <sched/sched_vars.def>
 #undef SCHED_VAR
 /* Derived: the tick rate and sched_slice_min = max(1, sched_slice / 6). */
 int sched_hz(void);

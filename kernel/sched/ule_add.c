@@ -4,7 +4,7 @@
  * the per-thread set-up and changes (init, nice, affinity, bind, pin).
  * Locking as in sched.h: callers hold no tdq lock, interrupts off.
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 /* See ule.h. FreeBSD: thread_lock() of a thread whose td_lock may be
  * blocked_lock (it spins until the mover hands the thread over). */

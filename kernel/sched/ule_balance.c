@@ -5,7 +5,7 @@
  * moving one queued thread per pair, or asks a lone running thread to
  * repick its CPU. Called with no tdq lock held, interrupts off.
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 /* First thread to take from tdq for cpu: realtime by priority, then the
  * calendar from its removal index (skipping the victim's next), then idle.

@@ -6,7 +6,7 @@
  * is no worse than the running thread and no better than the best
  * thread present.
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 static uint64_t checks_done;   /* tdq_check() calls since boot (atomic) */
 

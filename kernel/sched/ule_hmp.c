@@ -8,8 +8,8 @@
  * switch to the report. All of it is read lock-free: a change takes effect
  * at the next decision.
  */
-#include "ule.h"
-#include "hmp.h"
+#include <sched/ule.h>
+#include <sched/hmp.h>
 
 /* See sched.h. */
 const char *sched_policy_name(void)

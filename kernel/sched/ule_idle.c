@@ -4,8 +4,8 @@
  * the bounded steal before idling from sched_switch (tdq_trysteal), and
  * one round of the idle loop (sched_idletd).
  */
-#include "ule.h"
-#include "hmp.h"
+#include <sched/ule.h>
+#include <sched/hmp.h>
 
 /* Next group to search after cg found nothing: the sibling alone when
  * the parent has exactly two children (then skip a level), else the

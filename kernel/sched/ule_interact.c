@@ -4,7 +4,7 @@
  * and the preemption threshold. No locks of its own: callers own the
  * thread (its tdq lock, or it is INACTIVE).
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 #define SCHED_SLP_RUN_MAX() ((uint32_t)(sched_hz() * 5) << SCHED_TICK_SHIFT)
 #define SCHED_SLP_RUN_FORK() ((uint32_t)(sched_hz() / 2) << SCHED_TICK_SHIFT)

@@ -1,10 +1,10 @@
 /*
  * ule_itd.c — the Thread Director class of each thread, as the thread
- * layer reports it (kernel/include/itd_class.h): the input hmp placement
+ * layer reports it (kernel/lib/itd_class.h): the input hmp placement
  * uses to pick the HFI column that scores CPUs for a thread.
  */
-#include "ule.h"
-#include <itd_class.h>
+#include <sched/ule.h>
+#include <lib/itd_class.h>
 
 /* See sched.h. */
 void sched_itd_class_set(struct td_sched *ts, unsigned cls)

@@ -10,8 +10,8 @@
  * like up-migration's (hmp_ask_move): each thread goes at its next switch,
  * straight to the other CPU, no search.
  */
-#include "ule.h"
-#include "hmp.h"
+#include <sched/ule.h>
+#include <sched/hmp.h>
 
 /* One CPU as the pass sees it: running one thread of class cls, alone in
  * its queue; shared while an SMT sibling is busy. */

@@ -7,8 +7,8 @@
  * that placement policies can be added beside them.
  */
 #include <limits.h>
-#include "ule.h"
-#include "hmp.h"
+#include <sched/ule.h>
+#include <sched/hmp.h>
 
 /* ts left its CPU less than t * affinity ticks ago (unsigned: wraps).
  * FreeBSD: SCHED_AFFINITY(). */

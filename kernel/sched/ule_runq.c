@@ -5,7 +5,7 @@
  * bitmap of the non-empty ones. The caller holds the lock of the tdq the
  * run queue belongs to.
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 /* Queues ts at idx, at the head or the tail; records the index in ts.
  * FreeBSD: runq_add_idx(). */

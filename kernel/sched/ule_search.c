@@ -10,8 +10,8 @@
  * Needs interrupts off (sched_random).
  */
 #include <limits.h>
-#include "ule.h"
-#include "hmp.h"
+#include <sched/ule.h>
+#include <sched/hmp.h>
 
 /* Per-CPU LCG x = x * 69069 + 5, 16 bits out. FreeBSD: sched_random(). */
 uint32_t sched_random(void)

@@ -2,7 +2,7 @@
  * ule_stats.c — schedstats: per-CPU counters kept in each tdq, each
  * incremented by the CPU doing the counted work, read lock-free.
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 const char *const sched_stats_names[SCHED_STATS_NFIELDS] = {
 	"schedule", "idle_switch", "wakeup_local", "wakeup_remote", "run_ns", "wait_ns",

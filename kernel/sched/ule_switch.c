@@ -4,7 +4,7 @@
  * balancer trigger) and the IPI handler (sched_preempt). All run on the CPU concerned with interrupts off and take
  * its own tdq lock (and a target's when a thread migrates at its switch).
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 /* Charges cur's time on the CPU since it started running, also by the
  * CPU's core type and whether an SMT sibling was busy at the end of the

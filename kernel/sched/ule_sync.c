@@ -14,7 +14,7 @@
  * threads, user IPC and the bench workloads need no hint. Stock ULE
  * ignores it. All on the calling CPU, about its own current thread.
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 /* See ule.h. Takes self's tdq lock (other CPUs change the waker's
  * flags under it). */

@@ -4,7 +4,7 @@
  * queues, load and lowpri bookkeeping. Every function that changes a tdq
  * needs its lock (asserted under kern.sched.debug).
  */
-#include "ule.h"
+#include <sched/ule.h>
 
 struct tdq *sched_tdqs;
 int sched_ncpus;

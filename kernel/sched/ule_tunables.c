@@ -4,8 +4,8 @@
  * names and defaults) are lines of sched_vars.def. hz here is both
  * FreeBSD's hz and its stathz.
  */
-#include "ule.h"
-#include "sched_vars.h"
+#include <sched/ule.h>
+#include <sched/sched_vars.h>
 
 static int tunables_hz = 100;
 

@@ -10,21 +10,21 @@
  *
  * Shell thread only.
  */
-#include <shell.h>
-#include <console.h>
-#include <console_input.h>
-#include <printk.h>
-#include <rapl.h>
-#include <string.h>
-#include <thread.h>
-#include <smp.h>
-#include <mm.h>
-#include <time.h>
-#include <emul_workclock.h>
-#include <hfi/hfi_kernel.h>
-#include "../bench/bench_drv.h"
-#include "../bench/bench_rt_kernel.h"
-#include "../bench/bench_policy.h"
+#include <shell/shell.h>
+#include <kern/console.h>
+#include <dev/console_input.h>
+#include <kern/printk.h>
+#include <dev/rapl.h>
+#include <lib/string.h>
+#include <thread/thread.h>
+#include <arch/x86_64/smp/smp.h>
+#include <mm/mm.h>
+#include <arch/x86_64/clock/time.h>
+#include <emul/emul_workclock.h>
+#include <dev/hfi/hfi_kernel.h>
+#include <bench/bench_drv.h>
+#include <bench/bench_rt_kernel.h>
+#include <bench/bench_policy.h>
 
 #define BENCH_KEY_POLL_NS 50000000ull   /* the shell looks for a key this often during a run */
 #define BENCH_ALIVE_NS    60000000000ull /* and says a long run is still going this often */

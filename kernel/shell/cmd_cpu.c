@@ -1,10 +1,10 @@
 /* cmd_cpu.c — shell commands about the logical CPUs: `cpus` and `cpuid`. */
-#include <shell.h>
-#include <smp.h>
-#include <cpu.h>
-#include <cpuid_decode.h>
-#include <door.h>
-#include <printk.h>
+#include <shell/shell.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/cpu/cpuid_decode.h>
+#include <arch/x86_64/cpu/door.h>
+#include <kern/printk.h>
 
 static const char *cpus_source_name(unsigned source)
 {

@@ -1,10 +1,10 @@
 /* cmd_fault.c — deliberate failures, to see (and test) what the kernel does
  * on a panic and on each kind of exception. Every one of them ends the run. */
-#include <shell.h>
-#include <panic.h>
-#include <printk.h>
-#include <string.h>
-#include <mm.h>
+#include <shell/shell.h>
+#include <kern/panic.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <mm/mm.h>
 
 static int cmd_panic(int argc, char **argv)
 {

@@ -3,19 +3,19 @@
  * use which row, the scores handed to hmp, the counters) and the emulated
  * device's; `hfi -w [MS]` waits for the next publication; the injection
  * verbs are in cmd_hfi_inject.c. docs/hfi.md explains the numbers. */
-#include <shell.h>
-#include <console_input.h>
-#include <parse.h>
-#include <printk.h>
-#include <smp.h>
-#include <strbuf.h>
-#include <string.h>
-#include <thread.h>
-#include <time.h>
-#include <emul_hfi.h>
-#include <hfi/hfi_kernel.h>
-#include <machine.h>
-#include "cmd_hfi.h"
+#include <shell/shell.h>
+#include <dev/console_input.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/strbuf.h>
+#include <lib/string.h>
+#include <thread/thread.h>
+#include <arch/x86_64/clock/time.h>
+#include <emul/emul_hfi.h>
+#include <dev/hfi/hfi_kernel.h>
+#include <emul/machine_desc/machine.h>
+#include <shell/cmd_hfi.h>
 
 #define HFI_WAIT_POLL_MS 50      /* how often `hfi -w` looks */
 #define HFI_WAIT_DEFAULT_MS 10000

@@ -2,14 +2,14 @@
  * into the emulated HFI device (docs/hfi.md). Every argument is checked
  * before the device is asked; refused on real hardware and on machines
  * without the device. */
-#include <shell.h>
-#include <parse.h>
-#include <printk.h>
-#include <smp.h>
-#include <string.h>
-#include <emul_hfi.h>
-#include "cmd_hfi.h"
-#include "cmd_thread.h"
+#include <shell/shell.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/string.h>
+#include <emul/emul_hfi.h>
+#include <shell/cmd_hfi.h>
+#include <shell/cmd_thread.h>
 
 #define HFI_ERR_MAX 128
 

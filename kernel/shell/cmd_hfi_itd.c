@@ -1,11 +1,11 @@
 /* cmd_hfi_itd.c — the Thread Director part of `hfi`: the driver's state
- * and its reads per class (kernel/arch/x86_64/hfi/itd.h), then the
+ * and its reads per class (kernel/dev/hfi/itd.h), then the
  * emulated Thread Director's answers (kernel/emul/emul_itd.h). */
-#include <printk.h>
-#include <itd_names.h>
-#include <emul_itd.h>
-#include <hfi/itd.h>
-#include "cmd_hfi.h"
+#include <kern/printk.h>
+#include <lib/itd_names.h>
+#include <emul/emul_itd.h>
+#include <dev/hfi/itd.h>
+#include <shell/cmd_hfi.h>
 
 /* "scalar 12, vector 40, ..." for the classes below n (at least
  * ITD_CLASSES) of counts. */

@@ -1,13 +1,13 @@
 /*
  * cmd_hmp.c — the `hmp` command: the providers and each CPU's capacity,
  * weight and scores. The manual provider's sysctls are in
- * kernel/hmp_manual.c; kernel/sched/hmp.h has the conventions.
+ * kernel/hmp/hmp_manual.c; kernel/sched/hmp.h has the conventions.
  */
-#include <shell.h>
-#include <printk.h>
-#include <smp.h>
-#include <machine.h>
-#include "../sched/hmp.h"
+#include <shell/shell.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <emul/machine_desc/machine.h>
+#include <sched/hmp.h>
 
 /* "P", "E", "LP-E" or "-" for cpu. */
 static const char *type_of(int cpu)

@@ -1,12 +1,12 @@
 /* cmd_info.c — shell commands that report: help, version, echo, uptime, cmdline. */
-#include <shell.h>
-#include <cmdline.h>
-#include <console.h>
-#include <printk.h>
-#include <string.h>
-#include <sysctl.h>
-#include <time.h>
-#include <version.h>
+#include <shell/shell.h>
+#include <lib/cmdline.h>
+#include <kern/console.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <lib/sysctl.h>
+#include <arch/x86_64/clock/time.h>
+#include <kern/version.h>
 
 static int cmd_help(int argc, char **argv)
 {

@@ -1,12 +1,12 @@
 /* cmd_lockup.c — `lockup soft|hard CPU SECONDS`: lock one CPU up on
- * purpose for a while, to see the watchdogs report it (kernel/lockup.c;
+ * purpose for a while, to see the watchdogs report it (kernel/shell/lockup.c;
  * the watchdogs: docs/smp.md). */
-#include <shell.h>
-#include <lockup.h>
-#include <printk.h>
-#include <string.h>
-#include <smp.h>
-#include <thread.h>
+#include <shell/shell.h>
+#include <shell/lockup.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/smp/smp.h>
+#include <thread/thread.h>
 
 /* Every argument checked before anything spins; the shell waits until the
  * CPU is back. Shell thread. */

@@ -1,8 +1,8 @@
 /* cmd_mem.c — physical memory and heap usage: the `mem` command (the hw./vm.
  * sysctls are kernel/mm/mm_sysctl.c). */
-#include <shell.h>
-#include <mm.h>
-#include <printk.h>
+#include <shell/shell.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
 
 static void print_kib(const char *what, uint64_t bytes)
 {

@@ -1,7 +1,7 @@
 /* cmd_power.c — ending the run: reboot, poweroff, exit (QEMU tests). */
-#include <shell.h>
-#include <power.h>
-#include <printk.h>
+#include <shell/shell.h>
+#include <arch/x86_64/power.h>
+#include <kern/printk.h>
 
 static int cmd_reboot(int argc, char **argv)
 {

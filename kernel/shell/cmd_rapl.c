@@ -1,11 +1,11 @@
 /* cmd_rapl.c — `rapl [MS]`: the RAPL energy counters (rapl.h): where they
  * come from, their units and the energy since boot; with MS, also the
  * energy and average power over the next MS milliseconds of guest time. */
-#include <shell.h>
-#include <printk.h>
-#include <rapl.h>
-#include <thread.h>
-#include <time.h>
+#include <shell/shell.h>
+#include <kern/printk.h>
+#include <dev/rapl.h>
+#include <thread/thread.h>
+#include <arch/x86_64/clock/time.h>
 
 /* µJ as "J.jjjjjj". */
 static void print_joules(const char *what, uint64_t uj)

@@ -1,13 +1,13 @@
 /*
  * cmd_sched.c — the `sched` command: the scheduler's statistics
  * (schedstats), summed or per CPU. The kern.sched.* sysctls are in
- * kernel/sched_sysctl.c.
+ * kernel/thread/sched_sysctl.c.
  */
-#include <shell.h>
-#include <printk.h>
-#include <smp.h>
-#include <string.h>
-#include "../sched/ule.h"
+#include <shell/shell.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/string.h>
+#include <sched/ule.h>
 
 /* Last snapshot per CPU for `sched stats diff`; shell context only. */
 static struct sched_stats snap[MAXCPU];

@@ -2,17 +2,17 @@
  * the thread layer and the scheduler that print counts for the QEMU tests
  * (tests/integration/test_sched.py) to check. Each prints one result line
  * starting with the test's name and ending in "ok" or "FAILED". */
-#include <shell.h>
-#include <thread.h>
-#include <mutex.h>
-#include <sem.h>
-#include <printk.h>
-#include <string.h>
-#include <smp.h>
-#include <time.h>
-#include <mm.h>
-#include <work.h>
-#include "cmd_thread.h"
+#include <shell/shell.h>
+#include <thread/thread.h>
+#include <sync/mutex.h>
+#include <sync/sem.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/clock/time.h>
+#include <mm/mm.h>
+#include <bench/work.h>
+#include <shell/cmd_thread.h>
 
 #define MS 1000000ull
 

@@ -1,10 +1,10 @@
 /* cmd_sleep.c — `sleep MS`: the shell thread sleeps, so a boot script can
  * let load build up before it looks (`spawn 4 cpu; sleep 3000; top`). */
-#include <shell.h>
-#include <console_input.h>
-#include <printk.h>
-#include <thread.h>
-#include <time.h>
+#include <shell/shell.h>
+#include <dev/console_input.h>
+#include <kern/printk.h>
+#include <thread/thread.h>
+#include <arch/x86_64/clock/time.h>
 
 #define SLEEP_POLL_MS 50   /* how often an interactive sleep looks for a key */
 

@@ -1,21 +1,21 @@
 /* cmd_spawn.c — `spawn`: start N CPU-bound or sleep/wake threads by hand,
  * doing their CPU work through work() (work.h), and report what each got
  * done once the last of them ends. */
-#include <shell.h>
-#include <thread.h>
-#include <parse.h>
-#include <printk.h>
-#include <string.h>
-#include <smp.h>
-#include <time.h>
-#include <mm.h>
-#include <work.h>
-#include <strbuf.h>
-#include <console.h>
-#include <panic.h>
-#include <emul_workclock.h>
-#include <itd_names.h>
-#include "cmd_thread.h"
+#include <shell/shell.h>
+#include <thread/thread.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/clock/time.h>
+#include <mm/mm.h>
+#include <bench/work.h>
+#include <lib/strbuf.h>
+#include <kern/console.h>
+#include <kern/panic.h>
+#include <emul/emul_workclock.h>
+#include <lib/itd_names.h>
+#include <shell/cmd_thread.h>
 
 #define SPAWN_MAX 512
 #define SPAWN_WORK_NS 1000000ull        /* a thread's step: 1 ms of P-core work */

@@ -1,10 +1,10 @@
 /* cmd_sysctl.c — the `sysctl` command over the kernel's sysctl set. */
-#include <shell.h>
-#include <sysctl.h>
-#include <printk.h>
-#include <console.h>
-#include <mm.h>
-#include <string.h>
+#include <shell/shell.h>
+#include <lib/sysctl.h>
+#include <kern/printk.h>
+#include <kern/console.h>
+#include <mm/mm.h>
+#include <lib/string.h>
 
 extern const struct sysctl_oid __sysctl_start[], __sysctl_end[];
 static const struct sysctl_set kernel_set = { __sysctl_start, __sysctl_end };

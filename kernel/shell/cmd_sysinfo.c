@@ -6,19 +6,19 @@
  * firmware (UEFI vendor and revision, the ACPI OEM). Printed once at the
  * end of boot as the boot summary, and by `sysinfo`.
  */
-#include <shell.h>
-#include <printk.h>
-#include <smp.h>
-#include <string.h>
-#include <cpu.h>
-#include <cpu_desc.h>
-#include <door.h>
-#include <lapic.h>
-#include <pci.h>
-#include <sysinfo.h>
-#include <hfi/hfi_kernel.h>
-#include "../sched/hmp.h"
-#include "../sched/sched.h"
+#include <shell/shell.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/string.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <lib/cpu_desc.h>
+#include <arch/x86_64/cpu/door.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <dev/pci.h>
+#include <shell/sysinfo.h>
+#include <dev/hfi/hfi_kernel.h>
+#include <sched/hmp.h>
+#include <sched/sched.h>
 
 static char fw_vendor[BOOT_FW_VENDOR_MAX] = "?";
 static uint32_t fw_revision;

@@ -1,17 +1,17 @@
 /* cmd_thread.c — `ps` and `top`: looking at threads (`spawn`, which
  * starts load by hand, is in cmd_spawn.c). */
-#include <shell.h>
-#include <thread.h>
-#include <console_input.h>
-#include <parse.h>
-#include <printk.h>
-#include <string.h>
-#include <smp.h>
-#include <time.h>
-#include <mm.h>
-#include <emul_workclock_model.h>
-#include <itd_names.h>
-#include "cmd_thread.h"
+#include <shell/shell.h>
+#include <thread/thread.h>
+#include <dev/console_input.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/clock/time.h>
+#include <mm/mm.h>
+#include <emul/emul_workclock_model.h>
+#include <lib/itd_names.h>
+#include <shell/cmd_thread.h>
 
 #define PS_MAX 1024
 #define TOP_THREADS 10

@@ -4,7 +4,7 @@
 #define MOSAIC_SHELL_CMD_THREAD_H
 #include <stddef.h>
 #include <stdint.h>
-#include <cpulist.h>
+#include <lib/cpulist.h>
 
 /* cpulist_parse (cpulist.h) on this machine, and at least one CPU must be online.
  * 0 on success, -1 (after printing "CMD: why") otherwise. */

@@ -4,14 +4,14 @@
  * `topo KIND` of another kind a tree of that kind built from the online
  * CPUs' descriptors as the scheduler builds its own
  * (thread_topo_build_online()). kern.sched.topology_spec, the live tree as
- * XML, is in kernel/sched_sysctl.c.
+ * XML, is in kernel/thread/sched_sysctl.c.
  */
-#include <shell.h>
-#include <printk.h>
-#include <smp.h>
-#include <string.h>
-#include <thread.h>
-#include "../sched/topo.h"
+#include <shell/shell.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/string.h>
+#include <thread/thread.h>
+#include <sched/topo.h>
 
 _Static_assert(TOPO_MAXCPU == MAXCPU, "the topology tree and SMP disagree on MAXCPU");
 

@@ -3,10 +3,10 @@
  * pass of the torture stressor (kernel/torture/torture.h, docs/torture.md)
  * and its report; exit status 1 when it found a violation. Shell thread.
  */
-#include <shell.h>
-#include <printk.h>
-#include <string.h>
-#include "../torture/torture.h"
+#include <shell/shell.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <torture/torture.h>
 
 /* Parses the options into *o (defaults: 10 s, seed 1, every stressor);
  * 0, or -1 after printing what is wrong. */

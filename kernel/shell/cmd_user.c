@@ -1,15 +1,15 @@
 /* cmd_user.c — `run`, `kill` and `jobs`: user programs from the shell,
  * each in a job of its own, and the process table that `ps` prints after
  * the threads (docs/userland.md). */
-#include <shell.h>
-#include <console_input.h>
-#include <printk.h>
-#include <string.h>
-#include <mm.h>
-#include <time.h>
-#include <thread.h>
-#include <user.h>
-#include "cmd_thread.h"
+#include <shell/shell.h>
+#include <dev/console_input.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <mm/mm.h>
+#include <arch/x86_64/clock/time.h>
+#include <thread/thread.h>
+#include <user/user.h>
+#include <shell/cmd_thread.h>
 
 #define RUN_POLL_NS (50ull * 1000000ull)   /* how often a foreground run looks for a key */
 #define KILL_POLL_NS (10ull * 1000000ull)    /* how often `kill -j` looks for the job's processes */

@@ -1,7 +1,7 @@
 /* lineedit.c — line editing state machine (see lineedit.h). */
-#include <lineedit.h>
-#include <printk.h>
-#include <string.h>
+#include <shell/lineedit.h>
+#include <kern/printk.h>
+#include <lib/string.h>
 
 enum { ESC_NONE, ESC_SEEN, ESC_BRACKET, ESC_PARAM, ESC_MODIFIERS };
 

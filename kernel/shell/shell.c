@@ -1,13 +1,13 @@
 /* shell.c — the kernel monitor's read-run loop and command dispatch. */
-#include <shell.h>
-#include <shell_words.h>
-#include <lineedit.h>
-#include <console.h>
-#include <console_input.h>
-#include <parse.h>
-#include <printk.h>
-#include <string.h>
-#include <sysctl.h>
+#include <shell/shell.h>
+#include <shell/shell_words.h>
+#include <shell/lineedit.h>
+#include <kern/console.h>
+#include <dev/console_input.h>
+#include <lib/parse.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <lib/sysctl.h>
 
 extern const struct shell_command __shell_commands_start[], __shell_commands_end[];
 

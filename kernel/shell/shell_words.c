@@ -1,6 +1,6 @@
 /* shell_words.c — cutting boot scripts into commands and command lines
  * into words (shell_words.h). */
-#include <shell_words.h>
+#include <shell/shell_words.h>
 
 static int is_blank(char c)
 {

@@ -1,7 +1,7 @@
 /* mutex.c — sleeping mutexes (see mutex.h). */
-#include <mutex.h>
-#include <thread.h>
-#include <panic.h>
+#include <sync/mutex.h>
+#include <thread/thread.h>
+#include <kern/panic.h>
 
 /* See mutex.h. */
 void mutex_init(struct mutex *m, const char *name)

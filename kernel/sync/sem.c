@@ -1,5 +1,5 @@
 /* sem.c — counting semaphores (see sem.h). */
-#include <sem.h>
+#include <sync/sem.h>
 
 /* See sem.h. */
 void sem_init(struct sem *s, int64_t count, const char *name)

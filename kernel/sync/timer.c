@@ -1,12 +1,12 @@
 /* timer.c — one-shot timers on per-CPU lists, fired by the tick (see
  * timer.h). Each list is sorted by deadline and guarded by its own lock. */
-#include <timer.h>
+#include <sync/timer.h>
 #include <stddef.h>
-#include <smp.h>
-#include <spinlock.h>
-#include <time.h>
-#include <panic.h>
-#include <cpu.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/spinlock.h>
+#include <arch/x86_64/clock/time.h>
+#include <kern/panic.h>
+#include <arch/x86_64/cpu/cpu.h>
 
 struct timer_list {
 	struct spinlock lock;

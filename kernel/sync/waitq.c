@@ -1,9 +1,9 @@
 /* waitq.c — wait queues and condition variables (see waitq.h). */
-#include <waitq.h>
-#include <mutex.h>
-#include <thread.h>
-#include <cpu.h>
-#include <panic.h>
+#include <sync/waitq.h>
+#include <sync/mutex.h>
+#include <thread/thread.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <kern/panic.h>
 
 /* See waitq.h. */
 void waitq_init(struct waitq *wq, const char *name)

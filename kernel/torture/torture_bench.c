@@ -6,10 +6,10 @@
  * without the `bench` command's policy switching (the knobs stressor owns
  * the switches). A run whose own check fails is a violation.
  */
-#include <printk.h>
-#include "../bench/bench_wl.h"
-#include "../bench/bench_rt_kernel.h"
-#include "torture_int.h"
+#include <kern/printk.h>
+#include <bench/bench_wl.h>
+#include <bench/bench_rt_kernel.h>
+#include <torture/torture_int.h>
 
 struct bench_case {
 	const char *workload;

@@ -6,10 +6,10 @@
  * at the end. The device refuses when frozen (kern.emul.hfi=0): counted,
  * no violation. Controller thread only.
  */
-#include <emul_hfi.h>
-#include <smp.h>
-#include "../sched/topo_cpuset.h"
-#include "torture_int.h"
+#include <emul/emul_hfi.h>
+#include <arch/x86_64/smp/smp.h>
+#include <sched/topo_cpuset.h>
+#include <torture/torture_int.h>
 
 /* Every row's class-0 scores to 0: a table with nothing in it. */
 static int all_zero(const struct emul_hfi_info *info, char *err, size_t n)

@@ -7,9 +7,9 @@
 #ifndef MOSAIC_TORTURE_INT_H
 #define MOSAIC_TORTURE_INT_H
 #include <stdint.h>
-#include <sem.h>
-#include "torture.h"
-#include "torture_ring.h"
+#include <sync/sem.h>
+#include <torture/torture.h>
+#include <torture/torture_ring.h>
 
 #define TORTURE_CHILDREN 4     /* joinable children a worker keeps at once */
 #define TORTURE_USER_SLOTS 2   /* user processes running at once, in all */

@@ -5,11 +5,11 @@
  * the primary domain sometimes to a random CPU list — through the sysctls,
  * as a user would; all put back at the end. Controller thread only.
  */
-#include <printk.h>
-#include <smp.h>
-#include <sysctl.h>
-#include "../sched/sched_vars.h"
-#include "torture_int.h"
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/sysctl.h>
+#include <sched/sched_vars.h>
+#include <torture/torture_int.h>
 
 #define KNOBS_MAX 64
 

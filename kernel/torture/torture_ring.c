@@ -3,12 +3,12 @@
  * torture_ring.h). Each CPU writes only its own ring; a spinlock per ring
  * keeps a reader's copy whole.
  */
-#include <printk.h>
-#include <smp.h>
-#include <spinlock.h>
-#include <thread.h>
-#include <time.h>
-#include "torture_ring.h"
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/spinlock.h>
+#include <thread/thread.h>
+#include <arch/x86_64/clock/time.h>
+#include <torture/torture_ring.h>
 
 #define RING_LEN 12   /* operations kept per CPU */
 

@@ -8,16 +8,16 @@
  * kernel heap as it was and every physical page accounted for. Shell
  * thread only.
  */
-#include <mm.h>
-#include <printk.h>
-#include <smp.h>
-#include <string.h>
-#include <sysctl.h>
-#include <thread.h>
-#include <time.h>
-#include <user.h>
-#include "../sched/sched.h"
-#include "torture_int.h"
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/string.h>
+#include <lib/sysctl.h>
+#include <thread/thread.h>
+#include <arch/x86_64/clock/time.h>
+#include <user/user.h>
+#include <sched/sched.h>
+#include <torture/torture_int.h>
 
 #define CONTROL_PERIOD_NS 2000000ull   /* the controller's round (rounded up to a tick) */
 #define SETTLE_NS 100000000ull         /* for the reaper after the workers ended */

@@ -5,10 +5,10 @@
  * at most TORTURE_USER_SLOTS at once and one start per USER_GAP_NS in all,
  * each waited for and checked for how it ended.
  */
-#include <user.h>
-#include <time.h>
-#include <printk.h>
-#include "torture_int.h"
+#include <user/user.h>
+#include <arch/x86_64/clock/time.h>
+#include <kern/printk.h>
+#include <torture/torture_int.h>
 
 #define USER_GAP_NS  100000000ull        /* at most ten starts a second */
 #define USER_WAIT_NS 60000000000ull      /* a program that runs longer is a violation */

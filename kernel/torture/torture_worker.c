@@ -6,11 +6,11 @@
  * and, with the user and bench stressors, short user processes and bench
  * runs.
  */
-#include <thread.h>
-#include <smp.h>
-#include <time.h>
-#include "../sched/topo_cpuset.h"
-#include "torture_int.h"
+#include <thread/thread.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/clock/time.h>
+#include <sched/topo_cpuset.h>
+#include <torture/torture_int.h>
 
 #define SLEEP_MAX_NS 3000000ull   /* a worker's sleep: 0.1..3 ms (rounded up to ticks) */
 #define SPIN_MAX_NS  200000ull    /* a child's or worker's busy stretch */

@@ -1,9 +1,9 @@
 /* archive.c — the boot archive's cpio "newc" reader (see archive.h). Every
  * read is bounded by the archive's size; messages go through ksnprintf's
  * subset of printf. */
-#include "archive.h"
-#include <printk.h>
-#include <string.h>
+#include <user/archive.h>
+#include <kern/printk.h>
+#include <lib/string.h>
 
 #define FIELD_COUNT 13
 enum { F_INO, F_MODE, F_UID, F_GID, F_NLINK, F_MTIME, F_FILESIZE, F_DEVMAJOR, F_DEVMINOR,

@@ -5,9 +5,9 @@
  * and its job (UL_HANDLES), each endpoint to its creator while both live
  * and to the creator's job until the endpoint is freed (UL_ENDPOINTS).
  * user_lock held unless said otherwise. */
-#include "uproc.h"
-#include <mm.h>
-#include <panic.h>
+#include <user/uproc.h>
+#include <mm/mm.h>
+#include <kern/panic.h>
 
 static uint32_t endpoint_next_id = 1;   /* user_lock */
 

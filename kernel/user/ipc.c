@@ -17,9 +17,9 @@
  * timeout and ends when the endpoint dies (ERR_DEAD) or the waiter's
  * process is killed.
  */
-#include "uproc.h"
-#include "ucheck.h"
-#include <mm.h>
+#include <user/uproc.h>
+#include <user/ucheck.h>
+#include <mm/mm.h>
 
 struct ipc_msgk {
 	uint64_t label, w[4];

@@ -16,12 +16,12 @@
  * below it, under the same lock a spawn is published under, so no member
  * can start a replacement once the kill is made.
  */
-#include "uproc.h"
-#include <mm.h>
-#include <printk.h>
-#include <string.h>
-#include <time.h>
-#include <user.h>
+#include <user/uproc.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/clock/time.h>
+#include <user/user.h>
 
 struct uchan proc_kernel_child_chan;
 static struct proc *proc_list;          /* newest first */

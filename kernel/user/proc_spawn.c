@@ -2,14 +2,14 @@
  * space, the program's segments, a first stack holding its arguments and
  * one thread, in its parent's job or a job of its own (docs/userland.md,
  * "Processes" and "Jobs"). */
-#include "uproc.h"
-#include "elf_check.h"
-#include "archive.h"
-#include "uargs.h"
-#include "ulayout.h"
-#include <mm.h>
-#include <printk.h>
-#include <string.h>
+#include <user/uproc.h>
+#include <boot/elf_check.h>
+#include <user/archive.h>
+#include <user/uargs.h>
+#include <user/ulayout.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/string.h>
 
 /* Copies the handles pass[0..n) of parent (rights limited to prights[i]
  * and the parent's) into the new p's slots 0..n-1: 0, ERR_BADH, or a

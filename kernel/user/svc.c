@@ -8,9 +8,9 @@
  * — the owner may bind it to a new endpoint by publishing it again. Names
  * are charged to their owner and its job (UL_NAMES). user_lock guards the
  * table. */
-#include "uproc.h"
-#include "ucheck.h"
-#include <string.h>
+#include <user/uproc.h>
+#include <user/ucheck.h>
+#include <lib/string.h>
 
 struct svc_entry {
 	char name[SVC_NAME_MAX];

@@ -1,14 +1,14 @@
 /* sys_misc.c — the console, time, CPUs, work(W) and fault-injection system calls
  * (include/mosaic/syscall.h; docs/userland.md); memory: sys_vm.c. */
-#include "uproc.h"
-#include "ucheck.h"
-#include <console.h>
-#include <console_input.h>
-#include <fail_nth.h>
-#include <mm.h>
-#include <smp.h>
-#include <time.h>
-#include <work.h>
+#include <user/uproc.h>
+#include <user/ucheck.h>
+#include <kern/console.h>
+#include <dev/console_input.h>
+#include <mm/fail_nth.h>
+#include <mm/mm.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/clock/time.h>
+#include <bench/work.h>
 
 #define CONSOLE_POLL_NS 20000000ull   /* a console read looks for input every 20 ms */
 #define CTRL_C 3

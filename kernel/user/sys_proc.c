@@ -1,9 +1,9 @@
 /* sys_proc.c — the process system calls: exit, spawn, wait, kill, getpid,
  * ready (include/mosaic/syscall.h; docs/userland.md). */
-#include "uproc.h"
-#include "ucheck.h"
-#include "uargs.h"
-#include <mm.h>
+#include <user/uproc.h>
+#include <user/ucheck.h>
+#include <user/uargs.h>
+#include <mm/mm.h>
 
 /* SYS_EXIT(status 0..255): every thread of the process leaves. */
 int64_t sys_exit(struct trap_frame *tf)

@@ -2,12 +2,12 @@
  * sleep, yield, CPU affinity, nice, statistics. A tid argument of 0 means
  * the calling thread; any other must be a thread of the caller's process.
  * (include/mosaic/syscall.h; docs/userland.md) */
-#include "uproc.h"
-#include "ucheck.h"
-#include "ulayout.h"
-#include <smp.h>
-#include <string.h>
-#include <time.h>
+#include <user/uproc.h>
+#include <user/ucheck.h>
+#include <user/ulayout.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/string.h>
+#include <arch/x86_64/clock/time.h>
 
 /* SYS_THREAD_CREATE(entry, arg, stack bytes or 0): the new thread's tid;
  * it starts at entry with RDI = arg on a fresh stack (guard page below). */

@@ -1,7 +1,7 @@
 /* sys_vm.c — the memory system calls (include/mosaic/syscall.h;
  * docs/userland.md): SYS_VM_MAP and SYS_VM_UNMAP on the caller's address
  * space (uvm_map.c). Portable: also built into the host harnesses. */
-#include "uproc.h"
+#include <user/uproc.h>
 
 /* SYS_VM_MAP(bytes): fresh zeroed read-write memory; its address. */
 int64_t sys_vm_map(struct trap_frame *tf)

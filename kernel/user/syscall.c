@@ -1,10 +1,10 @@
 /* syscall.c — the system-call table and its dispatcher (the numbers and
  * conventions: include/mosaic/syscall.h; docs/userland.md). */
-#include "uproc.h"
-#include "ulayout.h"
-#include <printk.h>
-#include <user.h>
-#include <arch_hooks.h>
+#include <user/uproc.h>
+#include <user/ulayout.h>
+#include <kern/printk.h>
+#include <user/user.h>
+#include <arch/x86_64/arch_hooks.h>
 
 int64_t sys_exit(struct trap_frame *tf);
 int64_t sys_spawn(struct trap_frame *tf);

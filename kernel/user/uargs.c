@@ -1,6 +1,6 @@
 /* uargs.c — a new program's arguments (see uargs.h). */
-#include "uargs.h"
-#include "ucheck.h"
+#include <user/uargs.h>
+#include <user/ucheck.h>
 
 /* See uargs.h. */
 void uargs_init(struct uargs *a)

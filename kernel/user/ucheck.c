@@ -1,6 +1,6 @@
 /* ucheck.c — system-call argument checks without kernel state (see ucheck.h). */
-#include "ucheck.h"
-#include "ulayout.h"
+#include <user/ucheck.h>
+#include <user/ulayout.h>
 
 /* See ucheck.h. */
 int ucheck_range(uint64_t addr, uint64_t len)

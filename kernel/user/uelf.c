@@ -3,11 +3,11 @@
  * code and strictness as the boot loader's kernel checks, boot/elf_check.c),
  * then each segment's pages are mapped with its permissions and its file
  * bytes written; the rest stays zero. */
-#include "uproc.h"
-#include "elf.h"
-#include "uelf_rules.h"
-#include "ulayout.h"
-#include <panic.h>
+#include <user/uproc.h>
+#include <boot/elf.h>
+#include <user/uelf_rules.h>
+#include <user/ulayout.h>
+#include <kern/panic.h>
 
 /* See uproc.h. */
 int uelf_load(struct uvm *vm, const uint8_t *file, uint64_t size, uint64_t *entry, char *err,

@@ -1,6 +1,6 @@
 /* uelf_rules.c — the program rules of the shared ELF checks (see uelf_rules.h). */
-#include "uelf_rules.h"
-#include "ulayout.h"
+#include <user/uelf_rules.h>
+#include <user/ulayout.h>
 
 /* See uelf_rules.h. The strings repeat ulayout.h's numbers in words. */
 const struct elf_rules elf_rules_program = {

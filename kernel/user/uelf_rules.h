@@ -2,7 +2,7 @@
  * applies to programs; boot/elf_check.h). Portable. */
 #ifndef MOSAIC_USER_UELF_RULES_H
 #define MOSAIC_USER_UELF_RULES_H
-#include "elf_check.h"
+#include <boot/elf_check.h>
 
 /* [USER_IMAGE_LOW, USER_IMAGE_LIMIT), span at most USER_IMAGE_SPAN. */
 extern const struct elf_rules elf_rules_program;

@@ -4,13 +4,13 @@
  * rate (printk_rated(): a program that faults in a loop cannot flood the
  * log), then the process is killed with WAIT_FAULTED. Nothing but that
  * process is touched: the kernel goes on. */
-#include "uproc.h"
-#include "ulayout.h"
-#include <printk.h>
-#include <strbuf.h>
-#include <user.h>
-#include <arch_hooks.h>
-#include <trap.h>
+#include <user/uproc.h>
+#include <user/ulayout.h>
+#include <kern/printk.h>
+#include <lib/strbuf.h>
+#include <user/user.h>
+#include <arch/x86_64/arch_hooks.h>
+#include <arch/x86_64/trap/trap.h>
 
 #define UFAULT_FRAMES 8
 

@@ -9,10 +9,10 @@
  * last process while an endpoint it made lives on. user_lock held for all
  * but ujob_alloc() and ujob_init(). Portable: also built into the host
  * harnesses. */
-#include "uproc.h"
-#include <mm.h>
-#include <panic.h>
-#include <string.h>
+#include <user/uproc.h>
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <lib/string.h>
 
 static struct ujob *ujob_list;        /* every job but the root, newest first */
 static uint32_t ujob_next_id = 1;

@@ -1,10 +1,10 @@
 /* ulimit.c — the limits of what processes may create, and their counts in
  * processes and jobs (see ulimit.h), each limit a sysctl. */
-#include "ulimit.h"
+#include <user/ulimit.h>
 #include <mosaic/syscall.h>
-#include <printk.h>
-#include <sysctl.h>
-#include <user.h>
+#include <kern/printk.h>
+#include <lib/sysctl.h>
+#include <user/user.h>
 
 struct ulimit {
 	const char *name;

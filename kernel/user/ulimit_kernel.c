@@ -1,7 +1,7 @@
 /* ulimit_kernel.c — what the limits (ulimit.h) ask of the kernel: who
  * makes the operator's charges, and the report of a refused charge. */
-#include "uproc.h"
-#include <printk.h>
+#include <user/uproc.h>
+#include <kern/printk.h>
 
 /* See ulimit.h. A kernel thread charges only when it starts a program
  * (the shell's `run`, torture); init holds the operator capability. */

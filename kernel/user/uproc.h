@@ -19,13 +19,13 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <mosaic/syscall.h>
-#include "ulimit.h"
-#include "uvm.h"
-#include <mutex.h>
-#include <spinlock.h>
-#include <timer.h>
-#include <thread.h>
-#include <trap.h>
+#include <user/ulimit.h>
+#include <user/uvm.h>
+#include <sync/mutex.h>
+#include <arch/x86_64/spinlock.h>
+#include <sync/timer.h>
+#include <thread/thread.h>
+#include <arch/x86_64/trap/trap.h>
 
 extern struct spinlock user_lock;
 

@@ -3,18 +3,18 @@
  * and init (docs/userland.md, "Boot"); and the shell's way to start
  * programs (user.h).
  */
-#include "uproc.h"
-#include "archive.h"
-#include "uargs.h"
-#include "ulayout.h"
-#include <cmdline.h>
-#include <mm.h>
-#include <panic.h>
-#include <printk.h>
-#include <string.h>
-#include <user.h>
-#include <user_cpu.h>
-#include <trap.h>
+#include <user/uproc.h>
+#include <user/archive.h>
+#include <user/uargs.h>
+#include <user/ulayout.h>
+#include <lib/cmdline.h>
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <user/user.h>
+#include <arch/x86_64/cpu/user_cpu.h>
+#include <arch/x86_64/trap/trap.h>
 
 #define ARCHIVE_MODULE "userland.cpio"
 #define INIT_PROGRAM   "init"

@@ -3,10 +3,10 @@
  * (ucheck_range(): inside the user half, no wrap-around), then the copy
  * runs in usercopy.asm, where SMAP is lifted for the copy alone and a
  * page fault becomes ERR_FAULT. */
-#include "uproc.h"
-#include "ucheck.h"
-#include "ulayout.h"
-#include <user_cpu.h>
+#include <user/uproc.h>
+#include <user/ucheck.h>
+#include <user/ulayout.h>
+#include <arch/x86_64/cpu/user_cpu.h>
 
 /* See uproc.h. */
 int copy_from_user(void *dst, uint64_t src, uint64_t n)

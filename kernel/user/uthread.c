@@ -1,14 +1,14 @@
 /* uthread.c — the threads of processes: each is a kernel thread (scheduled
  * by ULE like any other) whose record links it to its process, entering
  * user mode at its start and leaving through uthread_exit() (see uproc.h). */
-#include "uproc.h"
-#include <mm.h>
-#include <printk.h>
-#include <string.h>
-#include <cpu.h>
-#include <user.h>
-#include <arch_hooks.h>
-#include <user_cpu.h>
+#include <user/uproc.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <user/user.h>
+#include <arch/x86_64/arch_hooks.h>
+#include <arch/x86_64/cpu/user_cpu.h>
 
 /* See uproc.h. */
 struct uthread *uthread_self(void)

@@ -14,15 +14,15 @@
  * (user_cpu_flush_tlb()), and only then does the page go back to the
  * allocator — no CPU can reach a page that another owner may already use.
  */
-#include "uvm.h"
-#include "ulayout.h"
-#include "ulimit.h"
+#include <user/uvm.h>
+#include <user/ulayout.h>
+#include <user/ulimit.h>
 #include <mosaic/syscall.h>
-#include <mm.h>
-#include <panic.h>
-#include <printk.h>
-#include <string.h>
-#include <user_cpu.h>
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/cpu/user_cpu.h>
 
 #define PTE_P    (1ull << 0)
 #define PTE_W    (1ull << 1)

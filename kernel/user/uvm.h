@@ -19,7 +19,7 @@
 #ifndef MOSAIC_USER_UVM_H
 #define MOSAIC_USER_UVM_H
 #include <stdint.h>
-#include <mutex.h>
+#include <sync/mutex.h>
 
 /* A user stack: [top - size, top) mapped, the page below unmapped. */
 struct ustack {

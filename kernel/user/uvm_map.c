@@ -6,11 +6,11 @@
  * unmaps for ever never runs out of address space. A call that fails
  * changes nothing.
  */
-#include "uvm.h"
-#include "ulayout.h"
-#include "ulimit.h"
+#include <user/uvm.h>
+#include <user/ulayout.h>
+#include <user/ulimit.h>
 #include <mosaic/syscall.h>
-#include <mm.h>
+#include <mm/mm.h>
 
 /* The lowest address of the map area where size bytes fit after prev (NULL:
  * at the start) and before the guard page of prev's successor; 0 when no

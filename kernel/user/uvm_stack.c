@@ -4,10 +4,10 @@
  * process lives; a stack whose thread is gone is reused by the next
  * thread that fits in it.
  */
-#include "uvm.h"
-#include "ulayout.h"
+#include <user/uvm.h>
+#include <user/ulayout.h>
 #include <mosaic/syscall.h>
-#include <mm.h>
+#include <mm/mm.h>
 
 /* See uvm.h. A new stack's record is published to the lock-free readers
  * of uvm_in_guard() only once complete. */

@@ -1,8 +1,8 @@
 /* uwait.c — how threads wait in the user layer: channels of waiters under
  * user_lock, with timeouts and kills (see uproc.h, "waits"). */
-#include "uproc.h"
-#include <cpu.h>
-#include <time.h>
+#include <user/uproc.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/clock/time.h>
 
 /* The one lock of this layer (uproc.h). */
 struct spinlock user_lock = SPINLOCK_INIT("user");

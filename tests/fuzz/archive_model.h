@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "archive.h"
-#include "cpio_writer.h"
+#include <user/archive.h>
+#include <tests/unit/cpio_writer.h>
 
 #define ENTRIES_MAX (ARCHIVE_FILES_MAX + 3)   /* files (two too many at most), the trailer */
 #define KEEP        64                        /* data bytes written per entry */

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "elf.h"
-#include "elf_check.h"
+#include <boot/elf.h>
+#include <boot/elf_check.h>
 
 #define PAGE  0x1000ull
 #define WX    (ELF_PF_W | ELF_PF_X)

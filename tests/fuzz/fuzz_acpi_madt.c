@@ -3,8 +3,8 @@
  * disabled; repeated and invalid ids), IOAPIC, override and address
  * entries, sometimes mutated, parsed from an exact-size copy and compared
  * with a reference walk written here. */
-#include "fuzz.h"
-#include <acpi.h>
+#include <tests/fuzz/fuzz.h>
+#include <arch/x86_64/acpi/acpi.h>
 
 static uint32_t g32(const uint8_t *p)
 {

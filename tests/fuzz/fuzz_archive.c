@@ -29,10 +29,10 @@
  * accepted listing out again reads back the same (when it fits the scratch
  * buffer). A refusal must come with a printable message. Every input ends
  * where its buffer ends, so ASan sees any read past it. */
-#include "fuzz.h"
-#include "archive.h"
-#include "cpio_writer.h"
-#include "archive_model.h"
+#include <tests/fuzz/fuzz.h>
+#include <user/archive.h>
+#include <tests/unit/cpio_writer.h>
+#include <tests/fuzz/archive_model.h>
 
 #define SMALL_CAP   (32u << 10)               /* inputs of small files; the round trip */
 #define BIG_CAP     (ARCHIVE_SIZE_MAX + 4096)

@@ -14,8 +14,8 @@
  * same plan); whatever it refuses has a one-line message.
  */
 #include <inttypes.h>
-#include "fuzz.h"
-#include "bench_drv.h"
+#include <tests/fuzz/fuzz.h>
+#include <bench/bench_drv.h>
 
 static const char *const policies[] = { "ule", "hmp", "hmp-no-d", "primary-p", "mine" };
 #define NPOL (sizeof(policies) / sizeof(policies[0]))

@@ -14,9 +14,9 @@
  * seeded runs keep: libFuzzer inputs start at 64, which checks the
  * bootstrap and the report at ordinary sizes. */
 #define FUZZ_INPUT_FIRST_ITERATION 64
-#include "fuzz.h"
-#include "bench_csv.h"
-#include "bench_table.h"
+#include <tests/fuzz/fuzz.h>
+#include <bench/bench_csv.h>
+#include <bench/bench_table.h>
 
 static struct bench_table_scratch scratch;
 static int64_t va[BENCH_MAX_SAMPLES], vb[BENCH_MAX_SAMPLES];

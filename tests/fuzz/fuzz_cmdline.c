@@ -8,9 +8,9 @@
  * for the unknown keys and refused values the model finds. */
 #include <inttypes.h>
 #include <stdarg.h>
-#include "fuzz.h"
-#include <cmdline.h>
-#include <printk.h>
+#include <tests/fuzz/fuzz.h>
+#include <lib/cmdline.h>
+#include <kern/printk.h>
 
 /* The key checks print through printk: count the lines. */
 static int printed_lines;

@@ -19,9 +19,9 @@
  * or none), and a replay that succeeds must give a valid topology tree of
  * exactly those CPUs, every package holding the CPUs its topology leaf
  * counts, and no CPU missing a leaf the decoder read. */
-#include "fuzz.h"
-#include "topo_check.h"
-#include "replay.h"
+#include <tests/fuzz/fuzz.h>
+#include <tests/fuzz/topo_check.h>
+#include <tools/cpuid-replay/replay.h>
 
 #define SRC "tests/data/cpuid/i7-1370P_RaptorLakeP_B06A2_CPUID.txt"
 #define SRC_AMD "tests/data/cpuid/RyzenZ1_Phoenix2_A70F80_CPUID.txt"

@@ -6,8 +6,8 @@
  * named, the sequence them in order), write nothing past out[max-1], and
  * leave a message when they refuse. */
 #include <inttypes.h>
-#include "fuzz.h"
-#include <cpulist.h>
+#include <tests/fuzz/fuzz.h>
+#include <lib/cpulist.h>
 
 #define TEXT_MAX 200
 #define SEQ_MAX 64

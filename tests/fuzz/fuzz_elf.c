@@ -28,11 +28,11 @@
  * of an executable segment, a bounded span and segment count, and a layout
  * that lists exactly the non-empty PT_LOAD segments. Every input ends
  * where its buffer ends, so ASan sees any read past it. */
-#include "fuzz.h"
-#include "elf.h"
-#include "elf_check.h"
-#include "uelf_rules.h"
-#include "elf_model.h"
+#include <tests/fuzz/fuzz.h>
+#include <boot/elf.h>
+#include <boot/elf_check.h>
+#include <user/uelf_rules.h>
+#include <tests/fuzz/elf_model.h>
 
 #define PH_SMALL  24                 /* program headers of the usual images */
 #define PH_LIMIT  0xffff             /* the largest e_phnum */

@@ -1,5 +1,5 @@
 /* Fuzz harness of the HFI driver's table reader and update path
- * (kernel/arch/x86_64/hfi/hfi_*.c) on the scripted machine of
+ * (kernel/dev/hfi/hfi_*.c) on the scripted machine of
  * tests/unit/hfi_fake.h.
  *
  * Each input is a random machine: up to 16 CPUs in up to 4 packages, a
@@ -18,8 +18,8 @@
  * never faults the "hardware", never clears another driver's log bit and
  * never unmasks an LVT before linking its CPU; publications + coalesced
  * equals the updates taken. */
-#include "fuzz.h"
-#include "hfi_fake.h"
+#include <tests/fuzz/fuzz.h>
+#include <tests/unit/hfi_fake.h>
 
 static struct hfi_drv drv;
 

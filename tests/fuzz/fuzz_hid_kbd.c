@@ -3,8 +3,8 @@
  * reference model of the rules, and for accepted reports a round trip:
  * the set of keys held after applying the emitted make and break codes to
  * the previous state equals the keys and modifiers of the new report. */
-#include "fuzz.h"
-#include "../../kernel/dev/usb/hid_kbd.h"
+#include <tests/fuzz/fuzz.h>
+#include <dev/usb/hid_kbd.h>
 
 /* Reference: the verdict of one report (see hid_kbd.h). */
 static enum hid_kbd_verdict model_verdict(const uint8_t *b, size_t len)

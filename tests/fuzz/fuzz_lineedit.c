@@ -10,8 +10,8 @@
  * printable characters, the cursor is within it, the history is bounded
  * and terminated, and what the editor wrote, run through a small
  * terminal, shows exactly the prompt and the line with the cursor in place. */
-#include "fuzz.h"
-#include <lineedit.h>
+#include <tests/fuzz/fuzz.h>
+#include <shell/lineedit.h>
 
 /* ---- a terminal: one row, the cursor column ---- */
 

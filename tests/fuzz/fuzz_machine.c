@@ -11,9 +11,9 @@
  * machine_check() (checked here independently) and must build a valid
  * topology tree (tests/fuzz/topo_check.h). */
 #include <dirent.h>
-#include "fuzz.h"
-#include "topo_check.h"
-#include <machine.h>
+#include <tests/fuzz/fuzz.h>
+#include <tests/fuzz/topo_check.h>
+#include <emul/machine_desc/machine.h>
 
 #define TEXT_MAX 8192
 #define PRESETS_MAX 17

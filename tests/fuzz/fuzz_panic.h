@@ -8,7 +8,7 @@
 #ifndef MOSAIC_FUZZ_PANIC_H
 #define MOSAIC_FUZZ_PANIC_H
 #include <stdarg.h>
-#include <panic.h>
+#include <kern/panic.h>
 
 static struct fuzz *fuzz_current;   /* set by fuzz_one() */
 

@@ -2,8 +2,8 @@
  * against a reference model written with the C library. */
 #include <errno.h>
 #include <inttypes.h>
-#include "fuzz.h"
-#include <parse.h>
+#include <tests/fuzz/fuzz.h>
+#include <lib/parse.h>
 
 /* Reference for parse_u64(s, 0, ...): decimal, or hex after 0x/0X; no
  * sign, no spaces, nothing else, at most 64 bits. */

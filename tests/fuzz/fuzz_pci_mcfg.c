@@ -2,8 +2,8 @@
  * built from a model (1..10 entries, good and bad bases and bus ranges),
  * sometimes mutated, parsed from an exact-size copy; the result must match
  * the model's verdict and entries, and a refused table leaves nothing. */
-#include "fuzz.h"
-#include "../../kernel/dev/pci_mcfg.h"
+#include <tests/fuzz/fuzz.h>
+#include <dev/pci_mcfg.h>
 
 static uint64_t le(const uint8_t *p, int n)
 {

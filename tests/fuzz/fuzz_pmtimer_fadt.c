@@ -5,8 +5,8 @@
  * from an exact-size copy (so a read past the table stops AddressSanitizer).
  * The verdict and the place found must match a model of the rules written
  * from the ACPI field layout, and a refusal must say why. */
-#include "fuzz.h"
-#include <pmtimer.h>
+#include <tests/fuzz/fuzz.h>
+#include <arch/x86_64/clock/pmtimer.h>
 
 #define TABLE_MAX 280
 

@@ -7,9 +7,9 @@
  * the line and nothing written past argv[max-1]; the cut must give the
  * model's command, truncation and next position, and the commands of a
  * whole script joined with ';' must give the script back. */
-#include "fuzz.h"
-#include <shell.h>
-#include <shell_words.h>
+#include <tests/fuzz/fuzz.h>
+#include <shell/shell.h>
+#include <shell/shell_words.h>
 
 #define TEXT_MAX 400
 

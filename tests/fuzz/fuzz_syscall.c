@@ -35,15 +35,15 @@
  * alive and the fake memory exactly the spaces' pages. After all processes
  * died every endpoint is freed, nothing is charged, no page is in use, and
  * the jobs, let go, are freed. */
-#include "fuzz.h"
-#include "fuzz_panic.h"
-#include <mm.h>
+#include <tests/fuzz/fuzz.h>
+#include <tests/fuzz/fuzz_panic.h>
+#include <mm/mm.h>
 #include <mosaic/syscall.h>
-#include "ulayout.h"
-#include "uproc.h"
-#include "user_host.h"
-#include "uvm_host.h"
-#include "uvm_model.h"
+#include <user/ulayout.h>
+#include <user/uproc.h>
+#include <tests/unit/user_host.h>
+#include <tests/unit/uvm_host.h>
+#include <tests/unit/uvm_model.h>
 
 int64_t sys_ep_create(struct trap_frame *tf);
 int64_t sys_handle_close(struct trap_frame *tf);

@@ -10,9 +10,9 @@
  * on success the exact strings. Then the layout must read back: argc
  * pointers to the strings in order, a NULL, rsp 16-byte aligned, and
  * nothing written below rsp. */
-#include "fuzz.h"
-#include "user_mem.h"
-#include "ucheck.h"
+#include <tests/fuzz/fuzz.h>
+#include <tests/unit/user_mem.h>
+#include <user/ucheck.h>
 
 #define MEM_SIZE 12288
 

@@ -21,16 +21,16 @@
  * checked by walking the page tables; or ERR_LIMIT / ERR_NOSPC / ERR_NOMEM
  * where the model runs out. Either way uvm_free() must give every page
  * back. */
-#include "fuzz.h"
-#include "fuzz_panic.h"
+#include <tests/fuzz/fuzz.h>
+#include <tests/fuzz/fuzz_panic.h>
 #include <mosaic/syscall.h>
-#include "elf.h"
-#include "uelf_rules.h"
-#include "ulayout.h"
-#include "uproc.h"
-#include "uvm_host.h"
-#include "uvm_model.h"
-#include "uvm_walk.h"
+#include <boot/elf.h>
+#include <user/uelf_rules.h>
+#include <user/ulayout.h>
+#include <user/uproc.h>
+#include <tests/unit/uvm_host.h>
+#include <tests/unit/uvm_model.h>
+#include <tests/unit/uvm_walk.h>
 
 #define PG USER_PAGE
 #define FILE_MAX 0x8000

@@ -5,8 +5,8 @@
  * mutated, and checked against a reference walker. Either way the parser
  * must never read outside the bytes (AddressSanitizer) and must leave the
  * output alone when it refuses. */
-#include "fuzz.h"
-#include "../../kernel/dev/usb/usb_desc.h"
+#include <tests/fuzz/fuzz.h>
+#include <dev/usb/usb_desc.h>
 
 struct expect {
 	int ok, keyboard;

@@ -23,14 +23,14 @@
  * itself checks that pages are allocated and freed under the space's lock
  * and that every page unmapped is freed only after a TLB flush saw its
  * entry not present. uvm_free() must give every page and record back. */
-#include "fuzz.h"
-#include "fuzz_panic.h"
+#include <tests/fuzz/fuzz.h>
+#include <tests/fuzz/fuzz_panic.h>
 #include <string.h>
 #include <mosaic/syscall.h>
-#include "ulayout.h"
-#include "uvm_host.h"
-#include "uvm_model.h"
-#include "uvm_walk.h"
+#include <user/ulayout.h>
+#include <tests/unit/uvm_host.h>
+#include <tests/unit/uvm_model.h>
+#include <tests/unit/uvm_walk.h>
 
 #define PG USER_PAGE
 #define AREA (USER_MAP_LIMIT - USER_MAP_BASE)

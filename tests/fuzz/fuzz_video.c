@@ -4,8 +4,8 @@
  * built valid and then mutated against a reference verdict; random mode
  * lists, where the choice must be usable, within 3840x2160 when asked for
  * nothing larger and one is, and -1 only when no mode is usable. */
-#include "fuzz.h"
-#include "video.h"
+#include <tests/fuzz/fuzz.h>
+#include <boot/video.h>
 
 /* Reference: the unquoted value of the last video= word, 1/0/-1 as
  * video_cmdline_value() (value longer than cap - 1: -1, out empty). */

@@ -18,8 +18,8 @@
  * A controller lives for WORLD_ITERATIONS iterations, so its rings wrap
  * many times; iteration i depends on the ones before it since its
  * controller started, and --iterations i+1 replays them all. */
-#include "fuzz.h"
-#include "xhci_fake.h"
+#include <tests/fuzz/fuzz.h>
+#include <tests/unit/xhci_fake.h>
 
 #define WORLD_ITERATIONS 4096
 

@@ -10,8 +10,8 @@
  */
 #ifndef MOSAIC_FUZZ_TOPO_CHECK_H
 #define MOSAIC_FUZZ_TOPO_CHECK_H
-#include "fuzz.h"
-#include <topo.h>
+#include <tests/fuzz/fuzz.h>
+#include <sched/topo.h>
 
 struct topo_walk {
 	struct fuzz *f;

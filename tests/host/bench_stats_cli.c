@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_table.h"
-#include "seed_table.h"
+#include <bench/bench_table.h>
+#include <sim/seed_table.h>
 
 #define LINE_MAX_BYTES (1 << 16)
 

@@ -14,7 +14,7 @@ from qemu import ROOT, TestFailure
 EXPECTED_S = 60
 
 ITD_MACHINE = os.path.join(ROOT, "tests", "data", "itd-small-hybrid.machine")
-AGREE = 4   # ITD_HIST_AGREE (kernel/include/itd_hist.h)
+AGREE = 4   # ITD_HIST_AGREE (kernel/lib/itd_hist.h)
 
 # ps -c: ID NAME CODE ITD SCALAR VECTOR VNNI SPIN OTHER INVALID CHANGES
 PS_C_ROW = re.compile(r"^\s*(\d+) (cpu/\d+)\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"

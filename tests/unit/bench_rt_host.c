@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bench_rt_host.h"
+#include <tests/unit/bench_rt_host.h>
 
 #define HOST_THREADS_MAX 1024
 #define HOST_SLEEP_STEP_NS 5000000ull

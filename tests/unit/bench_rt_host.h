@@ -7,7 +7,7 @@
  */
 #ifndef MOSAIC_BENCH_RT_HOST_H
 #define MOSAIC_BENCH_RT_HOST_H
-#include "bench_rt.h"
+#include <bench/bench_rt.h>
 
 #define BRT_HOST_WORK_DIV 256
 

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hfi_fake.h"
-#include <hfi/hfi_plat.h>
-#include "../../kernel/sched/hmp.h"
+#include <tests/unit/hfi_fake.h>
+#include <dev/hfi/hfi_plat.h>
+#include <sched/hmp.h>
 
 struct fake fake;
 

@@ -1,5 +1,5 @@
 /* hfi_fake.h — a scripted machine for the portable HFI driver
- * (kernel/arch/x86_64/hfi/hfi.h) on the host: the door (CPUID and the
+ * (kernel/dev/hfi/hfi.h) on the host: the door (CPUID and the
  * package MSRs with their real semantics: R/WC0 log bits, faults on
  * reserved bits), each CPU's thermal LVT, table memory of exact size
  * (AddressSanitizer sees any read outside), hmp, and the log. Every door
@@ -8,7 +8,7 @@
 #ifndef MOSAIC_TESTS_HFI_FAKE_H
 #define MOSAIC_TESTS_HFI_FAKE_H
 #include <stdint.h>
-#include <hfi/hfi.h>
+#include <dev/hfi/hfi.h>
 
 #define FAKE_CPUS 16
 #define FAKE_PKGS 4

@@ -1,7 +1,7 @@
 /* host_sysctl.c — setting the linked sysctls by name (see host_sysctl.h). */
-#include "host_sysctl.h"
+#include <tests/unit/host_sysctl.h>
 #include <stdio.h>
-#include <sysctl.h>
+#include <lib/sysctl.h>
 
 extern const struct sysctl_oid __sysctl_start[], __sysctl_end[];
 static const struct sysctl_set host_set = { __sysctl_start, __sysctl_end };

@@ -1,12 +1,12 @@
 /* limit_model.c — the model of the limits, jobs and injected failures (see
  * limit_model.h). */
-#include "limit_model.h"
+#include <tests/unit/limit_model.h>
 #include <stdio.h>
 #include <string.h>
 #include <mosaic/syscall.h>
-#include <panic.h>
-#include "host_sysctl.h"
-#include "uvm_host.h"
+#include <kern/panic.h>
+#include <tests/unit/host_sysctl.h>
+#include <tests/unit/uvm_host.h>
 
 /* Sets kern.user.NAME_SUFFIX of kind k; panics if it is refused. */
 static void lm_sysctl(enum ulimit_kind k, const char *suffix, int64_t value)

@@ -14,7 +14,7 @@
 #define MOSAIC_TEST_LIMIT_MODEL_H
 #include <stddef.h>
 #include <stdint.h>
-#include "ulimit.h"
+#include <user/ulimit.h>
 
 #define LM_JOBS 6
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched_plat_mt.h"
+#include <tests/unit/sched_plat_mt.h>
 
 struct sched_plat_mt mt;
 __thread int mt_self;

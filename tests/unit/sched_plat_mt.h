@@ -3,7 +3,7 @@
 #ifndef MOSAIC_SCHED_PLAT_MT_H
 #define MOSAIC_SCHED_PLAT_MT_H
 #include <stdint.h>
-#include "../../kernel/sched/sched_plat.h"
+#include <sched/sched_plat.h>
 
 #define MT_MAXCPU 16
 struct sched_plat_mt {

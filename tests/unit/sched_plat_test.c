@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched_plat_test.h"
+#include <tests/unit/sched_plat_test.h>
 
 struct sched_plat_test spt;
 

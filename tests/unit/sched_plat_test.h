@@ -3,7 +3,7 @@
 #ifndef MOSAIC_SCHED_PLAT_TEST_H
 #define MOSAIC_SCHED_PLAT_TEST_H
 #include <stdint.h>
-#include "../../kernel/sched/sched_plat.h"
+#include <sched/sched_plat.h>
 
 #define SPT_MAXCPU 256
 struct sched_plat_test {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include <acpi.h>
+#include <arch/x86_64/acpi/acpi.h>
 
 static uint8_t tbl[8192];
 static size_t tlen;

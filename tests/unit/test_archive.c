@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "archive.h"
-#include "cpio_writer.h"
+#include <user/archive.h>
+#include <tests/unit/cpio_writer.h>
 
 static uint8_t buf[8192];
 static struct cpio_out o;

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "bench_drv.h"
-#include "bench_rt_host.h"
+#include <bench/bench_drv.h>
+#include <tests/unit/bench_rt_host.h>
 
 static char text[1 << 18];
 static size_t text_len;

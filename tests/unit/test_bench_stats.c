@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <cmocka.h>
-#include "bench_stats.h"
-#include "seed_table.h"
+#include <bench/bench_stats.h>
+#include <sim/seed_table.h>
 
 static struct bench_scratch scratch;
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "bench_csv.h"
-#include "bench_table.h"
-#include "seed_table.h"
+#include <bench/bench_csv.h>
+#include <bench/bench_table.h>
+#include <sim/seed_table.h>
 
 static struct bench_table_scratch scratch;
 static char text[1 << 18];

@@ -18,11 +18,11 @@
 #include <pthread.h>
 #include <time.h>
 #include <cmocka.h>
-#include "bench_wl.h"
-#include "bench_barrier.h"
-#include "bench_hist.h"
-#include "bench_stats.h"
-#include "bench_rt_host.h"
+#include <bench/bench_wl.h>
+#include <bench/bench_barrier.h>
+#include <bench/bench_hist.h>
+#include <bench/bench_stats.h>
+#include <tests/unit/bench_rt_host.h>
 
 /* ---- descriptors ---- */
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include <clock_choice.h>
+#include <arch/x86_64/clock/clock_choice.h>
 
 static char notes[512];
 static int calls[5];

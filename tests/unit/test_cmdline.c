@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <cmocka.h>
-#include <cmdline.h>
-#include <printk.h>
+#include <lib/cmdline.h>
+#include <kern/printk.h>
 #include <string.h>
 
 /* cmdline_init and cmdline_check report through printk; collect every

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <cpu_desc.h>
-#include <cpuid_decode.h>
-#include "dump.h"
+#include <lib/cpu_desc.h>
+#include <arch/x86_64/cpu/cpuid_decode.h>
+#include <tools/cpuid-replay/dump.h>
 
 /* Decodes every CPU of tests/data/cpuid/FILE into d (numbered 0..n-1). */
 static size_t decode_dump(const char *file, struct cpu_desc *d, size_t max)

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include <cpu_desc.h>
-#include <cpuid_decode.h>
-#include "dump.h"
+#include <lib/cpu_desc.h>
+#include <arch/x86_64/cpu/cpuid_decode.h>
+#include <tools/cpuid-replay/dump.h>
 
 /* ------------------------------------------------------------ dumps */
 

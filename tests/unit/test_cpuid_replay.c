@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include <cpuid_decode.h>
-#include "replay.h"
+#include <arch/x86_64/cpu/cpuid_decode.h>
+#include <tools/cpuid-replay/replay.h>
 
 #define RPL "tests/data/cpuid/i7-1370P_RaptorLakeP_B06A2_CPUID.txt"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 #include <string.h>
-#include <cpulist.h>
+#include <lib/cpulist.h>
 
 static char err[128];
 

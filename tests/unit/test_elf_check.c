@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "elf.h"
-#include "elf_check.h"
+#include <boot/elf.h>
+#include <boot/elf_check.h>
 
 #define BASE 0xffffffff80000000ull
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <cmocka.h>
-#include <printk.h>
+#include <kern/printk.h>
 #include <string.h>
 
 static void same_as_libc(const char *fmt, ...)

@@ -16,10 +16,10 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
-#include <mm.h>
-#include <panic.h>
-#include "panic_hook.h"
-#include "../../kernel/mm/heap_core.h"
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <tests/unit/panic_hook.h>
+#include <mm/heap_core.h>
 
 #define REGION_SIZE (256ULL * 1024 * 1024)
 

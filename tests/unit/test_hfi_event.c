@@ -1,5 +1,5 @@
 /* Host tests of the HFI driver's interrupt path and publication
- * (kernel/arch/x86_64/hfi/hfi_event.c, hfi_publish.c) on the scripted
+ * (kernel/dev/hfi/hfi_event.c, hfi_publish.c) on the scripted
  * machine of hfi_fake.h: the acknowledgement value, one CPU per package
  * handling an update, unchanged timestamps (still acknowledged), a
  * timestamp going backwards, shared rows, an all-zero table, rows beyond
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "hfi_fake.h"
+#include <tests/unit/hfi_fake.h>
 
 #define MS 1000000ull
 

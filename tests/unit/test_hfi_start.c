@@ -1,5 +1,5 @@
 /* Host tests of the HFI driver's detection and enable sequence
- * (kernel/arch/x86_64/hfi/hfi_start.c, hfi_table.c) on the scripted
+ * (kernel/dev/hfi/hfi_start.c, hfi_table.c) on the scripted
  * machine of hfi_fake.h: the order of the steps (LVT masked, linked, then
  * unmasked; PTR before CONFIG), Thread Director only with several classes,
  * the reasons for "not supported", firmware-owned LVTs, rows beyond the
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "hfi_fake.h"
+#include <tests/unit/hfi_fake.h>
 
 static struct hfi_drv drv;
 

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kernel/dev/usb/hid_kbd.h"
-#include "../../kernel/dev/keymap.h"
+#include <dev/usb/hid_kbd.h>
+#include <dev/keymap.h>
 
 #define R(...) ((const uint8_t[]){ __VA_ARGS__ })
 

@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kernel/sched/hmp.h"
-#include "../../kernel/sched/hmp_describe.h"
-#include "sched_plat_test.h"
+#include <sched/hmp.h>
+#include <sched/hmp_describe.h>
+#include <tests/unit/sched_plat_test.h>
 
 static struct hmp_cpu rd(int cpu)
 {

@@ -8,10 +8,10 @@
  * arrived, ran its frames at 0.545 there, was charged as much run as it
  * slept, turned batch and waited behind a hog's whole slices (8 fps
  * against ULE's 25, whose renderer happened to start on an E-core). */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
-#include "ut_shape.h"
-#include "ut_place.h"
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
+#include <tests/unit/ut_shape.h>
+#include <tests/unit/ut_place.h>
 
 /* One weak-SMT P core (CPUs 0, 1: 1.09 together), two E-cores at 0.78
  * (CPUs 2, 3). HFI perf by speed. */

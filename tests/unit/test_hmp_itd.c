@@ -3,10 +3,10 @@
  * (kern.sched.hmp.itd_swap, ule_itd_swap.c) on the i7-1370P shape with a
  * vector column in which E-cores score far lower than in class 0 (a
  * vector thread gains more from a P-core than a scalar one). */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
-#include "ut_place.h"
-#include <itd_class.h>
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
+#include <tests/unit/ut_place.h>
+#include <lib/itd_class.h>
 
 #define E_VECTOR_PERF 60   /* raw HFI byte: E-cores' vector perf (class 0: 140) */
 

@@ -4,9 +4,9 @@
  * one by one under the default kern.sched.hmp.perf0=overflow take the P
  * cores' first threads, then the E-cores, then the P cores' second
  * threads, then the two LP-E cores, and only then double up, on a P CPU. */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
-#include "ut_place.h"
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
+#include <tests/unit/ut_place.h>
 
 /* The core type index of CPU n on the 155H shape: 0 P, 1 E, 2 LP-E. */
 static int kind(int n)

@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <pthread.h>
 #include <cmocka.h>
-#include "../../kernel/sched/hmp.h"
-#include "sched_plat_mt.h"
+#include <sched/hmp.h>
+#include <tests/unit/sched_plat_mt.h>
 
 const char *__tsan_default_options(void);
 const char *__tsan_default_options(void)

@@ -7,10 +7,10 @@
  * property run over generated machines found after. Where the seed
  * report's searches still exist (kern.sched.hmp.best=0), a companion test
  * shows the defect is there, so each test would fail on the old rule. */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
-#include "ut_shape.h"
-#include "ut_place.h"
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
+#include <tests/unit/ut_shape.h>
+#include <tests/unit/ut_place.h>
 
 /* 2 P cores x 2, two 3-core E modules, one LP-E outside the L3: the
  * i7-1370P model's speeds and scores, LP-E 0.42 (perf 110). CPUs 0-3 P,

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include <itd_hist.h>
+#include <lib/itd_hist.h>
 
 /* Feeds n valid reads of cls; returns how many of them adopted a class. */
 static int feed(struct itd_hist *h, unsigned cls, int n)

@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "../../kernel/dev/keymap.h"
+#include <dev/keymap.h>
 
 /* Feed a scancode sequence; return everything it produced as a string. */
 static const char *feed(struct keymap_state *st, const uint8_t *codes, size_t n)

@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <lineedit.h>
+#include <shell/lineedit.h>
 #include <stdio.h>
 #include <string.h>
 

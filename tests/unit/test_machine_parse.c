@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
-#include <machine.h>
+#include <emul/machine_desc/machine.h>
 #include <string.h>
 
 static struct machine mach;

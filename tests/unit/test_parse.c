@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <parse.h>
+#include <lib/parse.h>
 
 static void test_bases(void **state)
 {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kernel/dev/pci_mcfg.h"
+#include <dev/pci_mcfg.h>
 
 /* Build an MCFG with n entries into b; returns its length. */
 static size_t build(uint8_t *b, int n, const uint64_t *bases, const uint8_t *ends)

@@ -15,9 +15,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <mm.h>
-#include <panic.h>
-#include "panic_hook.h"
+#include <mm/mm.h>
+#include <kern/panic.h>
+#include <tests/unit/panic_hook.h>
 
 #define MIB (1024ULL * 1024)
 #define RAM_SIZE (32 * MIB)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include <pmtimer.h>
+#include <arch/x86_64/clock/pmtimer.h>
 
 static uint8_t fadt[276];
 

@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "../../kernel/dev/psf.h"
+#include <dev/psf.h>
 
 static uint8_t blob[8192];
 static size_t blob_len;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include <ratelimit.h>
+#include <lib/ratelimit.h>
 
 #define MS 1000000ull
 

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "ule.h"
-#include "sched_vars.h"
-#include "bench_policy_table.h"
+#include <sched/ule.h>
+#include <sched/sched_vars.h>
+#include <bench/bench_policy_table.h>
 
 /* Names are unique, under kern.sched., and their short names are unique
  * among the policy options. */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include <shell_words.h>
+#include <shell/shell_words.h>
 
 static void test_words_blanks_and_quotes(void **state)
 {

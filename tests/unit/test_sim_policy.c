@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
-#include "ule.h"
-#include "sim_machine.h"
-#include "sim_policy.h"
+#include <sched/ule.h>
+#include <sim/sim_machine.h>
+#include <sim/sim_policy.h>
 
 static struct sim_machine sm;
 static char err[600];

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include <strbuf.h>
-#include <parse.h>
+#include <lib/strbuf.h>
+#include <lib/parse.h>
 
 /* Fills a 4-byte buffer (3 characters + NUL); the 4th character is refused
  * whole and the guard byte after the buffer is never touched. */

@@ -4,10 +4,10 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <sysctl.h>
-#include <printk.h>
+#include <lib/sysctl.h>
+#include <kern/printk.h>
 #include <string.h>
-#include <parse.h>
+#include <lib/parse.h>
 
 static int64_t hz = 100, level = 3, free_int;
 static char name_buf[8] = "abc";

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kernel/sched/topo.h"
+#include <sched/topo.h>
 
 static struct topo topo;
 static struct cpu_desc descs[TOPO_MAXCPU + 1];

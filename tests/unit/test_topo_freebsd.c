@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include <cpuid_decode.h>
-#include "replay.h"
-#include "sim_gen.h"
-#include "sim_machine.h"
+#include <arch/x86_64/cpu/cpuid_decode.h>
+#include <tools/cpuid-replay/replay.h>
+#include <sim/sim_gen.h>
+#include <sim/sim_machine.h>
 
 #define DUMP_155H "tests/data/cpuid/CoreUltra7-155H_MeteorLake_A06A4_CPUID.txt"
 #define DUMP_1370P "tests/data/cpuid/i7-1370P_RaptorLakeP_B06A2_CPUID.txt"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "user_mem.h"
+#include <tests/unit/user_mem.h>
 
 static uint8_t mem[16384];
 static struct user_mem um = { mem, sizeof(mem) };

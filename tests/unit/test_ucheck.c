@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "ucheck.h"
-#include "ulayout.h"
+#include <user/ucheck.h>
+#include <user/ulayout.h>
 
 static void test_range(void **state)
 {

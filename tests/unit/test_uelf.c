@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "elf.h"
-#include "uelf_rules.h"
-#include "ulayout.h"
+#include <boot/elf.h>
+#include <user/uelf_rules.h>
+#include <user/ulayout.h>
 
 #define BASE USER_IMAGE_LOW
 

@@ -4,8 +4,8 @@
  * threads stay, idle stealing escalates sibling-first, trysteal before
  * idling, and a repick at the switch moves the thread. Threads are real
  * (queued with tdq_add / sched_add), so loads and invariants are exact. */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
 
 #define NT 64
 static struct td_sched th[NT];

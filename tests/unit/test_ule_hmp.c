@@ -5,9 +5,9 @@
  * decides that stock ULE does not, perf-0 CPUs, policy ule and
  * homogeneous machines deciding exactly as stock ULE, and 64-bit totals on
  * 256 CPUs. Up-migration has its own file, test_ule_upmigrate.c. */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
-#include "ut_place.h"
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
+#include <tests/unit/ut_place.h>
 #include <limits.h>
 
 static void test_four_threads_on_four_p_cores(void **state)

@@ -2,7 +2,7 @@
  * interactivity score and priority for given run/sleep histories, history
  * bounding, slice scaling with load, the preemption rule; and the same
  * through the API: a sleeper ends interactive, a CPU hog ends batch. */
-#include "ule_test_util.h"
+#include <tests/unit/ule_test_util.h>
 
 #define K(x) ((uint32_t)(x) << SCHED_TICK_SHIFT)
 

@@ -14,10 +14,10 @@
 #include <pthread.h>
 #include <sched.h>
 #include <cmocka.h>
-#include "../../kernel/sched/ule.h"
-#include "../../kernel/sched/hmp.h"
-#include "sched_plat_mt.h"
-#include "ut_topo.h"
+#include <sched/ule.h>
+#include <sched/hmp.h>
+#include <tests/unit/sched_plat_mt.h>
+#include <tests/unit/ut_topo.h>
 
 /* A race report ends the test at once (ThreadSanitizer builds). */
 const char *__tsan_default_options(void);

@@ -3,7 +3,7 @@
  * rotation, steal order, and no starvation: a batch thread of the worst
  * priority runs within a bounded number of ticks while better batch
  * threads keep the CPU busy. */
-#include "ule_test_util.h"
+#include <tests/unit/ule_test_util.h>
 
 static struct td_sched th[8];
 

@@ -5,7 +5,7 @@
  * mask eligibility, the SMT adjustment while balancing, and group totals
  * beyond 32 bits. Random terms stay below half a thread, so
  * every expectation holds for any seed. */
-#include "ule_test_util.h"
+#include <tests/unit/ule_test_util.h>
 
 /* root (L3) → SMT groups {0,1}, {2,3} */
 static void two_smt_cores(void)

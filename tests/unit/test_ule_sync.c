@@ -8,9 +8,9 @@
  * looked at per pick at 4 clients against ULE's 1.0); a dispatcher's
  * workers take a core each; a backend leaves a slower warm cache group
  * for its client's core. */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
-#include "ut_place.h"
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
+#include <tests/unit/ut_place.h>
 
 /* Every CPU with nothing running runs what it has queued. */
 static void run_queued(void)

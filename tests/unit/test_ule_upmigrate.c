@@ -3,9 +3,9 @@
  * synthetic i7-1370P tree: when an idle CPU asks a running thread over,
  * when it may not, and how a thread moves at its next switch. The rule
  * over many interleavings: test_ule_upmigrate_rule.c. */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
-#include "ut_place.h"
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
+#include <tests/unit/ut_place.h>
 
 /* Up-migration (beyond the report): a CPU-bound thread running on an
  * E-core while a P core idles is asked over by the idle P CPU and moves

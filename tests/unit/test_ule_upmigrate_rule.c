@@ -8,9 +8,9 @@
  * waking on random CPUs and preempting hogs, idle CPUs stealing the
  * preempted hogs, and vCPUs the host does not run for a few ticks (their
  * ticks are merged, their IPIs and idle rounds wait). */
-#include "ule_test_util.h"
-#include "ut_hybrid.h"
-#include "ut_place.h"
+#include <tests/unit/ule_test_util.h>
+#include <tests/unit/ut_hybrid.h>
+#include <tests/unit/ut_place.h>
 
 #define HOGS_MAX 8
 #define NOISE 4

@@ -4,7 +4,7 @@
  * thread as a remote one does, the balancer asks the local CPU to preempt
  * when it hands it a better thread, nice changes ask for preemption, and
  * a fork charges the parent as FreeBSD's sched_fork() does. */
-#include "ule_test_util.h"
+#include <tests/unit/ule_test_util.h>
 
 static struct td_sched th[8];
 

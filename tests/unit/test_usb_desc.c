@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kernel/dev/usb/usb_desc.h"
+#include <dev/usb/usb_desc.h>
 
 /* A keyboard: configuration, interface 3/1/1, HID descriptor, EP 0x81. */
 static const uint8_t kbd_config[] = {

@@ -17,12 +17,12 @@
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
-#include "panic_hook.h"
+#include <tests/unit/panic_hook.h>
 #include <mosaic/syscall.h>
-#include "ulayout.h"
-#include "uvm_host.h"
-#include "uvm_model.h"
-#include "uvm_walk.h"
+#include <user/ulayout.h>
+#include <tests/unit/uvm_host.h>
+#include <tests/unit/uvm_model.h>
+#include <tests/unit/uvm_walk.h>
 
 #define PG USER_PAGE
 #define AREA (USER_MAP_LIMIT - USER_MAP_BASE)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "video.h"
+#include <boot/video.h>
 
 static void test_cmdline_value(void **state)
 {

@@ -4,10 +4,10 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <panic.h>
-#include "panic_hook.h"
-#include <spinlock.h>
-#include <witness.h>
+#include <kern/panic.h>
+#include <tests/unit/panic_hook.h>
+#include <arch/x86_64/spinlock.h>
+#include <arch/x86_64/witness.h>
 
 static unsigned this_cpu;
 unsigned cpu_current(void)

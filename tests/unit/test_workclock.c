@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 #include <string.h>
-#include <machine.h>
-#include <emul_workclock_model.h>
+#include <emul/machine_desc/machine.h>
+#include <emul/emul_workclock_model.h>
 
 /* 1 P-core x 2 threads (CPUs 0-1, row 0) + 2 E-cores (CPUs 2-3, row 1),
  * the i7-1370P figures; POWER adds a budget that two busy P threads and

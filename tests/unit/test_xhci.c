@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "xhci_fake.h"
+#include <tests/unit/xhci_fake.h>
 
 #define DEV_IN  0x80
 #define DEV_OUT 0x00

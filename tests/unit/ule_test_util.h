@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../kernel/sched/ule.h"
-#include "../../kernel/sched/hmp.h"
-#include "sched_plat_test.h"
-#include "ut_topo.h"
+#include <sched/ule.h>
+#include <sched/hmp.h>
+#include <tests/unit/sched_plat_test.h>
+#include <tests/unit/ut_topo.h>
 
 /* Stock ULE decisions (no hybrid placement). */
 static const struct search_mode ut_stock;

@@ -1,12 +1,12 @@
 /* user_host.c — the host stand-ins of the system-call layer (see
  * user_host.h). */
-#include "user_host.h"
+#include <tests/unit/user_host.h>
 #include <string.h>
-#include <panic.h>
-#include "ucheck.h"
-#include "ulayout.h"
-#include "uvm_host.h"
-#include "uvm_walk.h"
+#include <kern/panic.h>
+#include <user/ucheck.h>
+#include <user/ulayout.h>
+#include <tests/unit/uvm_host.h>
+#include <tests/unit/uvm_walk.h>
 
 struct spinlock user_lock = SPINLOCK_INIT("user");
 

@@ -16,7 +16,7 @@
  */
 #ifndef MOSAIC_TEST_USER_HOST_H
 #define MOSAIC_TEST_USER_HOST_H
-#include "uproc.h"
+#include <user/uproc.h>
 
 /* The calling thread from now on (NULL: a kernel thread). */
 void host_set_current(struct uthread *ut);

@@ -7,7 +7,7 @@
 #define MOSAIC_TEST_USER_MEM_H
 #include <stdint.h>
 #include <string.h>
-#include "uargs.h"
+#include <user/uargs.h>
 
 #define USER_MEM_BASE 0x10000000ull
 

@@ -4,7 +4,7 @@
 #ifndef MOSAIC_UT_TOPO_H
 #define MOSAIC_UT_TOPO_H
 #include <string.h>
-#include "../../kernel/sched/topo.h"
+#include <sched/topo.h>
 
 #define UT_MAXCPU 256
 static struct topo ut_topo;

@@ -1,18 +1,18 @@
 /* uvm_host.c — the host machine under kernel/user/uvm*.c (see uvm_host.h). */
-#include "uvm_host.h"
+#include <tests/unit/uvm_host.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sanitizer/asan_interface.h>
-#include <mm.h>
-#include <mutex.h>
-#include <panic.h>
-#include <printk.h>
-#include <user_cpu.h>
+#include <mm/mm.h>
+#include <sync/mutex.h>
+#include <kern/panic.h>
+#include <kern/printk.h>
+#include <arch/x86_64/cpu/user_cpu.h>
 #include <mosaic/syscall.h>
-#include "ulimit.h"
+#include <user/ulimit.h>
 
 #define PG UINT64_C(4096)
 #define PTE_P    (UINT64_C(1) << 0)

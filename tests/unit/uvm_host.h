@@ -31,7 +31,7 @@
 #define MOSAIC_TEST_UVM_HOST_H
 #include <stddef.h>
 #include <stdint.h>
-#include "uvm.h"
+#include <user/uvm.h>
 
 #define HOST_POOL_PAGES 40960u   /* 160 MiB: two full 64 MiB address spaces and more */
 

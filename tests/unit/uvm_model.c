@@ -1,13 +1,13 @@
 /* uvm_model.c — the reference model of an address space (see uvm_model.h). */
-#include "uvm_model.h"
+#include <tests/unit/uvm_model.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <mm.h>
+#include <mm/mm.h>
 #include <mosaic/syscall.h>
-#include <panic.h>
-#include "ulayout.h"
-#include "uvm_walk.h"
+#include <kern/panic.h>
+#include <user/ulayout.h>
+#include <tests/unit/uvm_walk.h>
 
 #define PG USER_PAGE
 #define AREA (USER_MAP_LIMIT - USER_MAP_BASE)

@@ -19,8 +19,8 @@
 #define MOSAIC_TEST_UVM_MODEL_H
 #include <stddef.h>
 #include <stdint.h>
-#include "limit_model.h"
-#include "uvm.h"
+#include <tests/unit/limit_model.h>
+#include <user/uvm.h>
 
 #define VM_MODEL_REGIONS 1024
 #define VM_MODEL_STACKS  64

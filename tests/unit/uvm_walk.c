@@ -1,9 +1,9 @@
 /* uvm_walk.c — the page-table reader of the host tests (see uvm_walk.h). */
-#include "uvm_walk.h"
+#include <tests/unit/uvm_walk.h>
 #include <stdio.h>
 #include <string.h>
-#include <mm.h>
-#include "uvm_host.h"
+#include <mm/mm.h>
+#include <tests/unit/uvm_host.h>
 
 #define TABLE_FLAGS (WALK_P | WALK_W | WALK_U)
 #define LEAF_FLAGS_MAX (WALK_P | WALK_W | WALK_U | WALK_NX)

@@ -8,7 +8,7 @@
 #define MOSAIC_TEST_UVM_WALK_H
 #include <stddef.h>
 #include <stdint.h>
-#include "uvm.h"
+#include <user/uvm.h>
 
 #define WALK_P  (UINT64_C(1) << 0)
 #define WALK_W  (UINT64_C(1) << 1)

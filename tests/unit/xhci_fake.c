@@ -1,12 +1,12 @@
 /* xhci_fake.c — the fake controller of xhci_fake.h: the host stubs of
  * what xhci_ring.c and xhci_dev.c call, the event ring it writes, its
  * clock, the doorbell and the set-up. */
-#include "xhci_fake_int.h"
+#include <tests/unit/xhci_fake_int.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <printk.h>
+#include <kern/printk.h>
 #include <time.h>
 
 #define IR0_ERDP      0x38

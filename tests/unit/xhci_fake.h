@@ -22,7 +22,7 @@
 #ifndef MOSAIC_TESTS_XHCI_FAKE_H
 #define MOSAIC_TESTS_XHCI_FAKE_H
 #include <stdint.h>
-#include "../../kernel/dev/usb/xhci.h"
+#include <dev/usb/xhci.h>
 
 #define XF_REPORT_OFFSET 2048        /* where the driver puts reports in dev->buf */
 #define XF_KBD_DCI       3           /* endpoint 1 IN */

@@ -4,7 +4,7 @@
  * report requests, each answered by its plan, halting errors (4.10.2),
  * and the commands Reset Endpoint, Set TR Dequeue Pointer (4.6.8, 4.6.10)
  * and No Op, whose effects come with their completion. */
-#include "xhci_fake_int.h"
+#include <tests/unit/xhci_fake_int.h>
 #include <string.h>
 
 /* Follow a Link TRB at e->deq (it must send us to the segment's start

@@ -5,8 +5,8 @@
  * checks). Tests use xhci_fake.h only. */
 #ifndef MOSAIC_TESTS_XHCI_FAKE_INT_H
 #define MOSAIC_TESTS_XHCI_FAKE_INT_H
-#include "xhci_fake.h"
-#include <mm.h>
+#include <tests/unit/xhci_fake.h>
+#include <mm/mm.h>
 
 #define XF_RAM_PAGES    8
 #define XF_SEG_BYTES    (XHCI_RING_TRBS * sizeof(struct xhci_trb))

@@ -2,7 +2,7 @@
  * xhci_fake.h): which events were stale, what each control transfer must
  * return, the reports the keyboard driver must get, and the consistency
  * checks of the rings. */
-#include "xhci_fake_int.h"
+#include <tests/unit/xhci_fake_int.h>
 
 /* See xhci_fake_int.h. */
 struct xf_td *xf_td_of(uint16_t tag)

@@ -16,7 +16,7 @@
  * without titles works. Everything else is ignored. The text is read line
  * by line in one pass; the whole-dump checks are in dump_check.c.
  */
-#include "dump.h"
+#include <tools/cpuid-replay/dump.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

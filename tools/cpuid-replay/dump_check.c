@@ -8,7 +8,7 @@
  * sorts each CPU's values so the lookups below are binary searches, and
  * serves them to cpuid_decode().
  */
-#include "dump.h"
+#include <tools/cpuid-replay/dump.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cpuid_decode.h>
-#include "replay.h"
+#include <arch/x86_64/cpu/cpuid_decode.h>
+#include <tools/cpuid-replay/replay.h>
 
 static void out_printf(void *ctx, const char *fmt, ...)
 {

@@ -4,10 +4,10 @@
  * decoder reads but a CPU's section lacks, CPUs that contradict each other
  * (a CPUID line missing from one CPU's section) and CPUs the dump lacks.
  */
-#include "replay.h"
+#include <tools/cpuid-replay/replay.h>
 #include <stdio.h>
 #include <string.h>
-#include <cpuid_decode.h>
+#include <arch/x86_64/cpu/cpuid_decode.h>
 
 #define MSR_HWP_CAPABILITIES 0x771u
 #define MSR_AMD_CPPC_CAP1 0xC00102B0u

@@ -7,9 +7,9 @@
 #ifndef CPUID_REPLAY_REPLAY_H
 #define CPUID_REPLAY_REPLAY_H
 #include <stddef.h>
-#include <cpu_desc.h>
-#include <topo.h>
-#include "dump.h"
+#include <lib/cpu_desc.h>
+#include <sched/topo.h>
+#include <tools/cpuid-replay/dump.h>
 
 _Static_assert(DUMP_MAX_CPUS == TOPO_MAXCPU, "the dump reader and the kernel disagree on MAXCPU");
 

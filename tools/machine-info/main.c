@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <machine.h>
+#include <emul/machine_desc/machine.h>
 
 /* QEMU 7.2 q35 under TCG: 256 vCPUs or more need x2APIC ids and interrupt
  * remapping ("requires kernel irqchip and X2APIC API support"). */

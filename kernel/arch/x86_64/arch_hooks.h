@@ -100,6 +100,6 @@ void fbcon_tick(void);
  * hmp_provide(), hmp_publish() and hmp_set_status(). That header is the
  * scheduler's published interface for providers (types and calls), taken
  * whole here rather than copied. */
-#include "../../sched/hmp.h"
+#include <sched/hmp.h>
 
 #endif

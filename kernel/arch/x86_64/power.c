@@ -3,12 +3,12 @@
  * Preferred path: UEFI runtime ResetSystem, called in physical mode (the
  * loader never called SetVirtualAddressMap), so CR3 is switched to an
  * identity map of the firmware's runtime regions for the call. */
-#include <power.h>
-#include <acpi.h>
-#include <cpu.h>
-#include <mm.h>
-#include <time.h>
-#include <printk.h>
+#include <arch/x86_64/power.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <mm/mm.h>
+#include <arch/x86_64/clock/time.h>
+#include <kern/printk.h>
 
 #define EFI_RT_SIGNATURE    0x56524553544e5552ull /* "RUNTSERV" */
 /* EFI_RUNTIME_SERVICES: a 24-byte table header, then GetTime, SetTime,

@@ -1,10 +1,10 @@
 /* serial.c — COM1 16550 UART: polled output, interrupt-driven input. */
-#include <serial.h>
-#include <console.h>
-#include <arch_hooks.h>
-#include <cpu.h>
-#include <trap.h>
-#include <ioapic.h>
+#include <arch/x86_64/serial.h>
+#include <kern/console.h>
+#include <arch/x86_64/arch_hooks.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/trap/trap.h>
+#include <arch/x86_64/intr/ioapic.h>
 
 #define COM1 0x3F8
 #define UART_DATA 0

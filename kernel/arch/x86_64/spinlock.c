@@ -1,11 +1,11 @@
 /* spinlock.c — test-and-test-and-set spinlocks with interrupts off
  * (see spinlock.h). */
-#include <spinlock.h>
-#include <smp.h>
-#include <cpu.h>
-#include <time.h>
-#include <panic.h>
-#include <witness.h>
+#include <arch/x86_64/spinlock.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/clock/time.h>
+#include <kern/panic.h>
+#include <arch/x86_64/witness.h>
 
 /* Spin until the lock is ours. Panics when this CPU
  * already holds it, or after SPINLOCK_TIMEOUT_S seconds of waiting (once

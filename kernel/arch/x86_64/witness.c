@@ -6,13 +6,13 @@
  * of one seen before is a lock-order reversal, i.e. a possible deadlock,
  * and panics naming both orders. Locks of the same class may nest (the
  * scheduler takes two run-queue locks in CPU order). */
-#include <witness.h>
-#include <spinlock.h>
-#include <smp.h>
-#include <cpu.h>
-#include <panic.h>
-#include <string.h>
-#include <sysctl.h>
+#include <arch/x86_64/witness.h>
+#include <arch/x86_64/spinlock.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <kern/panic.h>
+#include <lib/string.h>
+#include <lib/sysctl.h>
 
 #define WITNESS_CLASSES 64
 #define WITNESS_HELD_MAX 16

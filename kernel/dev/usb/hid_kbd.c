@@ -1,5 +1,5 @@
 /* hid_kbd.c — boot keyboard reports to scancode set 1 (see hid_kbd.h). */
-#include "hid_kbd.h"
+#include <dev/usb/hid_kbd.h>
 
 #define EXT 0x100   /* the scancode needs the 0xE0 prefix */
 

@@ -6,14 +6,14 @@
  * message interrupt and a timer both post, so it also works (polling every
  * 10 ms) where no interrupt arrives. The `usb` command shows the state.
  */
-#include "xhci.h"
-#include <printk.h>
-#include <sem.h>
-#include <shell.h>
-#include <thread.h>
-#include <timer.h>
-#include <trap.h>
-#include <usb.h>
+#include <dev/usb/xhci.h>
+#include <kern/printk.h>
+#include <sync/sem.h>
+#include <shell/shell.h>
+#include <thread/thread.h>
+#include <sync/timer.h>
+#include <arch/x86_64/trap/trap.h>
+#include <dev/usb/usb.h>
 
 #define VEC_XHCI        0x40
 #define POLL_MS         10       /* no interrupts: how often to look */

@@ -1,7 +1,7 @@
 /* usb_desc.c — the descriptor parsers (see usb_desc.h). Every byte read
  * is inside [b, b + len): lengths are checked before the fields. */
-#include "usb_desc.h"
-#include <printk.h>
+#include <dev/usb/usb_desc.h>
+#include <kern/printk.h>
 
 #define LE16(p) ((uint16_t)((p)[0] | (p)[1] << 8))
 

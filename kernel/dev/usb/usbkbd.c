@@ -6,15 +6,15 @@
  * SET_REPORT. A malformed report is dropped and counted. USB thread only,
  * except the counters, which the `usb` command reads.
  */
-#include "xhci.h"
-#include "hid_kbd.h"
-#include "../keymap.h"
-#include <console_input.h>
-#include <cpu.h>
-#include <mm.h>
-#include <printk.h>
-#include <sysctl.h>
-#include <time.h>
+#include <dev/usb/xhci.h>
+#include <dev/usb/hid_kbd.h>
+#include <dev/keymap.h>
+#include <dev/console_input.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/sysctl.h>
+#include <arch/x86_64/clock/time.h>
 
 #define MAX_KBDS        8
 #define REPORT_LOG_MAX  5          /* malformed reports logged per keyboard */

@@ -6,12 +6,12 @@
  * interrupter 0 by MSI-X or MSI (else it is polled), and run it.
  * USB thread only.
  */
-#include "xhci.h"
-#include <mm.h>
-#include <lapic.h>
-#include <printk.h>
-#include <string.h>
-#include <time.h>
+#include <dev/usb/xhci.h>
+#include <mm/mm.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/clock/time.h>
 
 /* Capability registers */
 #define CAP_LENGTH     0x00

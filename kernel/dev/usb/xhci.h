@@ -8,9 +8,9 @@
 #ifndef MOSAIC_DEV_USB_XHCI_H
 #define MOSAIC_DEV_USB_XHCI_H
 #include <stdint.h>
-#include <pci.h>
-#include <spinlock.h>
-#include "usb_desc.h"
+#include <dev/pci.h>
+#include <arch/x86_64/spinlock.h>
+#include <dev/usb/usb_desc.h>
 
 #define XHCI_RING_TRBS   256         /* one page of 16-byte TRBs */
 #define XHCI_MAX_PORTS   255

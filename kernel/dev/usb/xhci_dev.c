@@ -4,11 +4,11 @@
  * its interrupt IN endpoint, their Transfer Events, and resetting a halted
  * endpoint (4.6.8, 4.6.10). USB thread only.
  */
-#include "xhci.h"
-#include <mm.h>
-#include <printk.h>
-#include <string.h>
-#include <time.h>
+#include <dev/usb/xhci.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/clock/time.h>
 
 #define CONTROL_TIMEOUT_MS 1000
 #define REPORT_OFFSET      2048            /* reports live in the second half of dev->buf */

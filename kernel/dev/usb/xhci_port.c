@@ -5,12 +5,12 @@
  * disconnected port's slot is disabled and its memory freed. USB thread
  * only; the tables the `usb` command reads change under usb_table_lock.
  */
-#include "xhci.h"
-#include "hid_kbd.h"
-#include <mm.h>
-#include <printk.h>
-#include <string.h>
-#include <time.h>
+#include <dev/usb/xhci.h>
+#include <dev/usb/hid_kbd.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <arch/x86_64/clock/time.h>
 
 #define REQ_GET_DESCRIPTOR 6
 #define REQ_SET_CONFIG     9

@@ -3,10 +3,10 @@
  * with a cycle bit and a Link TRB back to their start, the event ring the
  * controller fills, and commands run one at a time. USB thread only.
  */
-#include "xhci.h"
-#include <mm.h>
-#include <printk.h>
-#include <time.h>
+#include <dev/usb/xhci.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <arch/x86_64/clock/time.h>
 
 #define LINK_SLOT (XHCI_RING_TRBS - 1)
 #define IR_ERDP   0x38

@@ -12,7 +12,7 @@
 #define MOSAIC_MACHINE_H
 #include <stddef.h>
 #include <stdint.h>
-#include <cpu_desc.h>
+#include <lib/cpu_desc.h>
 
 #define MACHINE_MAX_CPUS    256   /* = MAXCPU (QEMU's q35 takes 255: the host tool says so) */
 #define MACHINE_MAX_ROWS    256

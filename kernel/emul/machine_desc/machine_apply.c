@@ -3,9 +3,9 @@
  * descriptors that CPUID produced (QEMU emulation of hybrid parts).
  * Portable C.
  */
-#include <machine.h>
-#include <printk.h>
-#include <string.h>
+#include <emul/machine_desc/machine.h>
+#include <kern/printk.h>
+#include <lib/string.h>
 
 /* Mismatches with the running machine; 0 when m fits desc[0..count-1]. */
 static int machine_fits(const struct machine *m, struct cpu_desc *const *desc, unsigned count,

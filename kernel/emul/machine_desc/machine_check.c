@@ -4,9 +4,9 @@
  * L2 modules that contradict themselves, rows and speeds never given).
  * Portable C.
  */
-#include <machine.h>
-#include <string.h>
-#include "machine_parse.h"
+#include <emul/machine_desc/machine.h>
+#include <lib/string.h>
+#include <emul/machine_desc/machine_parse.h>
 
 /* The first attribute two CPUs of one core (or module) disagree on, or NULL. */
 static const char *mismatch(const struct machine_cpu *a, const struct machine_cpu *b, int same_core)

@@ -1,7 +1,7 @@
 /*
  * machine_class_speed.c — the optional `class-speed` statement of a
  * machine description (docs/machines.md): how fast code of each Thread
- * Director class (kernel/include/itd_class.h) runs on each core type,
+ * Director class (kernel/lib/itd_class.h) runs on each core type,
  * relative to class-0 (scalar) code on the same core type. The work clock
  * uses it (docs/hfi.md); class 0 is the `speed` line's and cannot be
  * given here. Portable C, no allocation.
@@ -11,10 +11,10 @@
  * CLASS: scalar, vector, vnni, spin or a digit 1..7 (not 0). X: a decimal
  * with at most three decimals, 0 < X <= CLASS_SPEED_MAX_WHOLE.
  */
-#include <machine.h>
-#include <itd_names.h>
-#include <string.h>
-#include "machine_parse.h"
+#include <emul/machine_desc/machine.h>
+#include <lib/itd_names.h>
+#include <lib/string.h>
+#include <emul/machine_desc/machine_parse.h>
 
 /* A class may run up to 8 times faster than scalar code on the same core
  * (a wide vector unit against scalar code): a bound on the input, not a

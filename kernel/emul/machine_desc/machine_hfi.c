@@ -11,10 +11,10 @@
  * rounded size. Its size in pages is what CPUID.06H:EDX[11:8] + 1
  * enumerates (vol. 2A, CPUID leaf 06H).
  */
-#include <machine.h>
-#include <printk.h>
-#include <string.h>
-#include "machine_parse.h"
+#include <emul/machine_desc/machine.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <emul/machine_desc/machine_parse.h>
 
 #define HFI_VALUE_TEXT_MAX 16   /* "255,255" and then some */
 

@@ -5,8 +5,8 @@
  * class the description gives, `hfi-classes`), and the SMT share of a
  * core type with several threads from its smt-throughput (what a second
  * thread adds, as a share of one alone). Portable; does not publish. */
-#include "machine.h"
-#include "../sched/hmp.h"
+#include <emul/machine_desc/machine.h>
+#include <sched/hmp.h>
 
 /* See machine.h. */
 void machine_hmp_provide(const struct machine *m, unsigned n)

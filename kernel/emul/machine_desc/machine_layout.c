@@ -10,7 +10,7 @@
  * module-sized block (8 ids with four 2-thread-wide E-cores per module) and
  * reports that block as its L2 sharing, as the real parts do. Portable C.
  */
-#include <machine.h>
+#include <emul/machine_desc/machine.h>
 
 /* Smallest k with 2^k >= n. */
 static unsigned bits_for(unsigned n)

@@ -3,10 +3,10 @@
  * into a struct machine. Line by line; whole-machine consistency checks are
  * in machine_check.c. Portable C, no allocation.
  */
-#include <machine.h>
-#include <printk.h>
-#include <string.h>
-#include "machine_parse.h"
+#include <emul/machine_desc/machine.h>
+#include <kern/printk.h>
+#include <lib/string.h>
+#include <emul/machine_desc/machine_parse.h>
 
 #define LINE_MAX_LEN 256
 #define MAX_TOKENS   16

@@ -2,7 +2,7 @@
  * (machine_parse.c, machine_check.c). */
 #ifndef MOSAIC_MACHINE_PARSE_H
 #define MOSAIC_MACHINE_PARSE_H
-#include <machine.h>
+#include <emul/machine_desc/machine.h>
 
 struct machine_parser {
 	struct machine *m;

@@ -10,9 +10,9 @@
  * W is watts, a decimal with at most three decimals, 0 < W <= 1000
  * (smt=, idle-TYPE= and base= may be 0).
  */
-#include <machine.h>
-#include <string.h>
-#include "machine_parse.h"
+#include <emul/machine_desc/machine.h>
+#include <lib/string.h>
+#include <emul/machine_desc/machine_parse.h>
 
 #define POWER_KEYS "P= E= LP-E= none= smt= idle-P= idle-E= idle-LP-E= idle-none= base= budget="
 #define POWER_SEEN_BUDGET (2u * MACHINE_CORE_TYPES)   /* bits 0..3 TYPE=, 4..7 idle-TYPE= */

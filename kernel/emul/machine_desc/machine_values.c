@@ -2,9 +2,9 @@
  * machine_values.c — the values of machine-description lines: numbers,
  * decimals, memory sizes, core type names. Portable C.
  */
-#include <machine.h>
-#include <string.h>
-#include "machine_parse.h"
+#include <emul/machine_desc/machine.h>
+#include <lib/string.h>
+#include <emul/machine_desc/machine_parse.h>
 
 const char *machine_core_type_name(unsigned type)
 {

@@ -2,10 +2,10 @@
  *
  * Every table is reached through the direct map. Tables whose checksum does
  * not add up to zero are reported once and never handed out. */
-#include <acpi.h>
-#include <mm.h>
-#include <printk.h>
-#include <string.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/string.h>
 
 #define ACPI_MAX_TABLES 64
 #define ACPI_MAX_TABLE_LEN (16u << 20) /* sanity bound on a header's length */

@@ -9,8 +9,8 @@
  * not started at boot). APIC ids need not be dense nor start at 0 (a
  * Meteor Lake boot CPU is 0x20); the same id listed twice counts once.
  */
-#include <acpi.h>
-#include <string.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <lib/string.h>
 
 #define MADT_FIXED 44              /* header, local APIC address, flags */
 #define CPU_ENABLED        0x1u

@@ -1,5 +1,5 @@
 /* clock_choice.c — see clock_choice.h. Portable C, no kernel calls. */
-#include <clock_choice.h>
+#include <arch/x86_64/clock/clock_choice.h>
 
 /* See clock_choice.h. */
 uint64_t clock_tsc_hz_choose(const struct clock_tsc_ref *refs, size_t n, uint32_t ms, const char **source,

@@ -1,9 +1,9 @@
 /* hpet.c — High Precision Event Timer main counter (IA-PC HPET spec 1.0a). */
-#include <hpet.h>
-#include <acpi.h>
-#include <cpu.h>
-#include <mm.h>
-#include <printk.h>
+#include <arch/x86_64/clock/hpet.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
 
 #define HPET_CAP      0x000   /* general capabilities and id */
 #define HPET_CONFIG   0x010

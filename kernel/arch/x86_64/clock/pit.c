@@ -1,6 +1,6 @@
 /* pit.c — 8254 programmable interval timer, channel 2, polled. */
-#include <pit.h>
-#include <cpu.h>
+#include <arch/x86_64/clock/pit.h>
+#include <arch/x86_64/cpu/cpu.h>
 
 #define PIT_HZ       1193182u
 #define PIT_CH2      0x42

@@ -2,11 +2,11 @@
  * Timer") as a reference clock: 3.579545 MHz, 24 or 32 bits, found in the
  * FADT (pmtimer_fadt.c). Machines without an HPET or a PIT (newer Intel
  * platforms may hide both) usually still have it. */
-#include <pmtimer.h>
-#include <acpi.h>
-#include <cpu.h>
-#include <mm.h>
-#include <printk.h>
+#include <arch/x86_64/clock/pmtimer.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
 
 #define PM_TIMER_HZ 3579545ull
 

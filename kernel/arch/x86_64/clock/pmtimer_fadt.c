@@ -4,7 +4,7 @@
  * HW_REDUCED_ACPI bit 20, X_PM_TMR_BLK, a Generic Address Structure, at
  * 208). Portable C, no kernel calls; host-tested in
  * tests/unit/test_pmtimer_fadt.c. */
-#include <pmtimer.h>
+#include <arch/x86_64/clock/pmtimer.h>
 
 #define FADT_PM_TMR_BLK  76
 #define FADT_PM_TMR_LEN  91

@@ -4,14 +4,14 @@
  * runs the console's tick (boot CPU), the watchdogs and the thread
  * layer's tick, the last two through arch_hooks.h: the one place the
  * clock calls up. */
-#include <time.h>
-#include <trap.h>
-#include <lapic.h>
-#include <printk.h>
-#include <percpu.h>
-#include <sysctl.h>
-#include <watchdog.h>
-#include <arch_hooks.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/trap/trap.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <lib/sysctl.h>
+#include <arch/x86_64/clock/watchdog.h>
+#include <arch/x86_64/arch_hooks.h>
 
 /* The tick rate. Statistics (per-CPU tick counts, later the scheduler's
  * accounting) are taken on the same LAPIC interrupt, so stathz == hz. */

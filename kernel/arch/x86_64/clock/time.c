@@ -5,15 +5,15 @@
  * HPET, the ACPI PM timer, PIT channel 2, and as a last resort CPUID
  * 0x16's nominal base frequency; each source passed over is logged.
  * Calls nothing above arch: every layer reads the time. */
-#include <time.h>
-#include <cpu.h>
-#include <hpet.h>
-#include <pit.h>
-#include <pmtimer.h>
-#include <clock_choice.h>
-#include <printk.h>
-#include <panic.h>
-#include <percpu.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/clock/hpet.h>
+#include <arch/x86_64/clock/pit.h>
+#include <arch/x86_64/clock/pmtimer.h>
+#include <arch/x86_64/clock/clock_choice.h>
+#include <kern/printk.h>
+#include <kern/panic.h>
+#include <arch/x86_64/smp/percpu.h>
 
 #define CALIBRATE_MS 50
 

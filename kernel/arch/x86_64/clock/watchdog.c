@@ -16,17 +16,17 @@
  * Each episode is reported once, and its end gets one line; a hard
  * lockup counts as the soft one of the same stretch too. 0 turns a
  * watchdog off. */
-#include <watchdog.h>
-#include <percpu.h>
-#include <nmi.h>
-#include <trap.h>
-#include <time.h>
-#include <smp.h>
-#include <printk.h>
-#include <console.h>
-#include <backtrace.h>
-#include <sysctl.h>
-#include <arch_hooks.h>
+#include <arch/x86_64/clock/watchdog.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <arch/x86_64/intr/nmi.h>
+#include <arch/x86_64/trap/trap.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/smp/smp.h>
+#include <kern/printk.h>
+#include <kern/console.h>
+#include <arch/x86_64/trap/backtrace.h>
+#include <lib/sysctl.h>
+#include <arch/x86_64/arch_hooks.h>
 
 #define NS_PER_MS 1000000ul
 #define NS_PER_S  1000000000ul

@@ -2,10 +2,10 @@
  * cpu_enum.c — CPUID enumeration of the current CPU: executes CPUID and
  * RDMSR here and lets the portable decoder (cpuid_decode.c) interpret them.
  */
-#include <cpu.h>
-#include <cpu_enum.h>
-#include <cpuid_decode.h>
-#include <printk.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/cpu/cpu_enum.h>
+#include <arch/x86_64/cpu/cpuid_decode.h>
+#include <kern/printk.h>
 
 /* Notes already reported, so a fallback every CPU takes is said once. */
 static uint16_t cpu_enum_reported;

@@ -4,7 +4,7 @@
  */
 #ifndef MOSAIC_CPU_ENUM_H
 #define MOSAIC_CPU_ENUM_H
-#include <cpu_desc.h>
+#include <lib/cpu_desc.h>
 
 /* Fill *out for the CPU this runs on (call it on every CPU as it comes up,
  * before it takes interrupts or after: it does not care). Each kind of

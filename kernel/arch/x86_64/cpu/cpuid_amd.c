@@ -13,7 +13,7 @@
  * highest performance in [31:24]). docs/cpuid.md explains the rules.
  * Portable C: the values come through the decoder's callback.
  */
-#include "cpuid_decode_int.h"
+#include <arch/x86_64/cpu/cpuid_decode_int.h>
 
 #define AMD_TOPO_MAX_SUBLEAVES 8     /* four level types are defined; more is garbage */
 #define MSR_AMD_CPPC_CAP1 0xC00102B0u

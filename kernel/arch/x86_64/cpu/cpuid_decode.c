@@ -8,9 +8,9 @@
  * AMD's leaves are read in cpuid_amd.c. docs/cpuid.md explains them and
  * every fallback.
  */
-#include "cpuid_decode_int.h"
-#include <printk.h>
-#include <string.h>
+#include <arch/x86_64/cpu/cpuid_decode_int.h>
+#include <kern/printk.h>
+#include <lib/string.h>
 
 #define TOPO_MAX_SUBLEAVES  8    /* 0x1F defines six domain types; more is garbage */
 #define CACHE_MAX_SUBLEAVES 16   /* real parts list 4-6 caches */

@@ -9,7 +9,7 @@
 #define MOSAIC_CPUID_DECODE_H
 #include <stddef.h>
 #include <stdint.h>
-#include <cpu_desc.h>
+#include <lib/cpu_desc.h>
 
 struct cpuid_source {
 	/* Fill regs[0..3] = EAX, EBX, ECX, EDX of CPUID(leaf, sub); return 0,

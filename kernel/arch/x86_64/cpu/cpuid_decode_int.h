@@ -5,7 +5,7 @@
  */
 #ifndef MOSAIC_CPUID_DECODE_INT_H
 #define MOSAIC_CPUID_DECODE_INT_H
-#include "cpuid_decode.h"
+#include <arch/x86_64/cpu/cpuid_decode.h>
 
 /* Domain levels of CPUID 0x1F (0x0B uses the first two), in order. */
 enum { DOM_NONE = 0, DOM_SMT, DOM_CORE, DOM_MODULE, DOM_TILE, DOM_DIE, DOM_DIEGRP, DOM_COUNT };

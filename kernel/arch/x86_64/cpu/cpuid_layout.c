@@ -9,7 +9,7 @@
  * Portable C: the values come through the decoder's callback. A leaf above
  * the maximum (basic or extended) is never read and counts as zeros.
  */
-#include "cpuid_decode.h"
+#include <arch/x86_64/cpu/cpuid_decode.h>
 
 #define LAYOUT_MAX_SUBLEAVES 16     /* FreeBSD walks until type 0; real parts stop within 8 */
 #define MSR_AMD_NB_CFG_NODE 0xC001100Cu

@@ -9,8 +9,8 @@
  * the device is never active, so the door is the instructions plus one
  * load of the device's "active" flag.
  */
-#include <cpu.h>
-#include "door.h"
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/cpu/door.h>
 
 /* See door.h. */
 uint64_t door_rdmsr(uint32_t msr)

@@ -16,7 +16,7 @@
  * RAPL MSRs (0x606, 0x611, 0x639) to the emulated energy counters
  * (kernel/emul/emul_rapl.c). A driver cannot tell the two apart (only
  * its messages ask, through door_emulated()): real-hardware code (the HFI
- * driver, kernel/arch/x86_64/hfi/) and the emulated platform (kernel/emul/)
+ * driver, kernel/dev/hfi/) and the emulated platform (kernel/emul/)
  * meet only here, and the emulated side of the door is every emul_door_*
  * function.
  *

@@ -4,8 +4,8 @@
  * stopping the kernel, as the user-copy routines' page faults do
  * (user_copy_fixup()).
  */
-#include <cpu.h>
-#include <trap.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/trap/trap.h>
 
 extern const char msr_safe_rdmsr[], msr_safe_fault[];
 

@@ -15,14 +15,14 @@
  * 3A, "Invalidation of TLBs and Paging-Structure Caches" (a MOV to CR3
  * without PCIDs invalidates every non-global entry) and "Propagation of
  * Paging-Structure Changes to Multiple Processors". */
-#include <user_cpu.h>
-#include <cpu.h>
-#include <ipi.h>
-#include <printk.h>
-#include <smp.h>
-#include <arch_hooks.h>
-#include <time.h>
-#include <trap.h>
+#include <arch/x86_64/cpu/user_cpu.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/intr/ipi.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/arch_hooks.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/trap/trap.h>
 
 #define TLB_SLOW_NS    1000000000ull    /* reported, then waited for up to TLB_TIMEOUT_NS */
 #define TLB_TIMEOUT_NS 20000000000ull   /* as smp_call_on(): a starved vCPU is not a stuck one */

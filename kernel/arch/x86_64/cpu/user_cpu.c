@@ -4,14 +4,14 @@
  * execution and access prevention (CR4.SMEP bit 20, CR4.SMAP bit 21,
  * RFLAGS.AC), CR4.UMIP (bit 11); CPUID.(EAX=7,ECX=0):EBX[7] SMEP, EBX[20]
  * SMAP, ECX[2] UMIP. */
-#include <user_cpu.h>
-#include <cpu.h>
-#include <mm.h>
-#include <percpu.h>
-#include <printk.h>
-#include <smp.h>
-#include <arch_hooks.h>
-#include <trap.h>
+#include <arch/x86_64/cpu/user_cpu.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <mm/mm.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <kern/printk.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/arch_hooks.h>
+#include <arch/x86_64/trap/trap.h>
 
 #define MSR_STAR           0xC0000081u
 #define MSR_LSTAR          0xC0000082u

@@ -1,11 +1,11 @@
 /* ioapic.c — the I/O APICs of the MADT, used to deliver ISA interrupts
  * (82093AA datasheet register layout; every chipset IOAPIC follows it). */
-#include <ioapic.h>
-#include <acpi.h>
-#include <lapic.h>
-#include <cpu.h>
-#include <mm.h>
-#include <printk.h>
+#include <arch/x86_64/intr/ioapic.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
 
 #define IOAPIC_REGSEL 0x00
 #define IOAPIC_WIN    0x10

@@ -1,14 +1,14 @@
 /* ipi.c — sending IPIs and the per-CPU call-function mailbox behind
  * smp_call_on() (the NMIs are nmi.c's). */
-#include <ipi.h>
-#include <percpu.h>
-#include <lapic.h>
-#include <trap.h>
-#include <cpu.h>
-#include <time.h>
-#include <printk.h>
-#include <spinlock.h>
-#include <arch_hooks.h>
+#include <arch/x86_64/intr/ipi.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <arch/x86_64/trap/trap.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/clock/time.h>
+#include <kern/printk.h>
+#include <arch/x86_64/spinlock.h>
+#include <arch/x86_64/arch_hooks.h>
 
 /* A call not answered within CALL_SLOW_NS is reported and waited for up to
  * CALL_TIMEOUT_NS in all. The long bound is for QEMU's TCG on a loaded

@@ -1,17 +1,17 @@
 /* lapic.c — the local APIC in xAPIC (MMIO) or x2APIC (MSR) mode
  * (Intel SDM vol. 3, chapter 11). */
-#include <lapic.h>
-#include <cpu.h>
-#include <trap.h>
-#include <mm.h>
-#include <time.h>
-#include <printk.h>
-#include <panic.h>
-#include <acpi.h>
-#include <cmdline.h>
-#include <smp.h>
-#include <string.h>
-#include <clock_choice.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/trap/trap.h>
+#include <mm/mm.h>
+#include <arch/x86_64/clock/time.h>
+#include <kern/printk.h>
+#include <kern/panic.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <lib/cmdline.h>
+#include <arch/x86_64/smp/smp.h>
+#include <lib/string.h>
+#include <arch/x86_64/clock/clock_choice.h>
 
 #define MSR_APIC_BASE   0x1B
 #define APIC_BASE_EXTD  (1ull << 10)  /* x2APIC mode */

@@ -6,16 +6,16 @@
  * handler's IRET (Intel SDM vol. 3, "NMI Interrupt Handling"); the entry
  * runs on its own IST stack (trap/idt.c) and fixes GS itself
  * (trap/isr.asm), since it may land anywhere, in another handler too. */
-#include <nmi.h>
-#include <percpu.h>
-#include <lapic.h>
-#include <trap.h>
-#include <cpu.h>
-#include <time.h>
-#include <smp.h>
-#include <printk.h>
-#include <console.h>
-#include <backtrace.h>
+#include <arch/x86_64/intr/nmi.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <arch/x86_64/trap/trap.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/smp/smp.h>
+#include <kern/printk.h>
+#include <kern/console.h>
+#include <arch/x86_64/trap/backtrace.h>
 
 #define STOP_WAIT_US 100000    /* for every CPU to park */
 #define TURN_WAIT_US 1000000   /* for one parked CPU's backtrace */

@@ -1,7 +1,7 @@
 /* pic.c — silencing the legacy 8259 pair so only the IOAPIC delivers. */
-#include <ioapic.h>
-#include <cpu.h>
-#include <trap.h>
+#include <arch/x86_64/intr/ioapic.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/trap/trap.h>
 
 #define PIC1_CMD  0x20
 #define PIC1_DATA 0x21

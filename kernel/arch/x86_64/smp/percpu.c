@@ -1,6 +1,6 @@
 /* percpu.c — the per-CPU records and the GS base that points at them. */
-#include <percpu.h>
-#include <cpu.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <arch/x86_64/cpu/cpu.h>
 
 #define MSR_GS_BASE 0xC0000101u
 

@@ -9,9 +9,9 @@
 #ifndef MOSAIC_ARCH_PERCPU_H
 #define MOSAIC_ARCH_PERCPU_H
 #include <stdint.h>
-#include <cpu_desc.h>
-#include <smp.h>
-#include <trap.h>
+#include <lib/cpu_desc.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/trap/trap.h>
 
 /* One-slot call-function mailbox (see ipi.c). */
 struct smp_mailbox {

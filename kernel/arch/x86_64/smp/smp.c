@@ -20,22 +20,22 @@
  * not online after that is sent INIT and left offline, with a message.
  * The system goes on either way.
  */
-#include <smp.h>
-#include <smp_boot.h>
-#include <percpu.h>
-#include <ipi.h>
-#include <nmi.h>
-#include <lapic.h>
-#include <trap.h>
-#include <acpi.h>
-#include <cpu_enum.h>
-#include <cmdline.h>
-#include <mm.h>
-#include <printk.h>
-#include <sysctl.h>
-#include <string.h>
-#include <time.h>
-#include <cpu.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/smp/smp_boot.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <arch/x86_64/intr/ipi.h>
+#include <arch/x86_64/intr/nmi.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <arch/x86_64/trap/trap.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <arch/x86_64/cpu/cpu_enum.h>
+#include <lib/cmdline.h>
+#include <mm/mm.h>
+#include <kern/printk.h>
+#include <lib/sysctl.h>
+#include <lib/string.h>
+#include <arch/x86_64/clock/time.h>
+#include <arch/x86_64/cpu/cpu.h>
 
 #define SMP_AP_WAIT_MS 5000
 #define SMP_AP_STACK_PAGES 4

@@ -15,19 +15,19 @@
  * APs are started one at a time, so one trampoline page serves them all;
  * how long to wait and when to try again is smp.c's choice.
  */
-#include <smp_boot.h>
-#include <percpu.h>
-#include <lapic.h>
-#include <trap.h>
-#include <acpi.h>
-#include <cpu.h>
-#include <cpu_enum.h>
-#include <mm.h>
-#include <time.h>
-#include <panic.h>
-#include <string.h>
-#include <cmdline.h>
-#include <arch_hooks.h>
+#include <arch/x86_64/smp/smp_boot.h>
+#include <arch/x86_64/smp/percpu.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <arch/x86_64/trap/trap.h>
+#include <arch/x86_64/acpi/acpi.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/cpu/cpu_enum.h>
+#include <mm/mm.h>
+#include <arch/x86_64/clock/time.h>
+#include <kern/panic.h>
+#include <lib/string.h>
+#include <lib/cmdline.h>
+#include <arch/x86_64/arch_hooks.h>
 
 #define TRAMP_PAGES      4            /* code, PML4, PDPT, page directory */
 #define TRAMP_BELOW      0x100000ull  /* a start-up IPI vector addresses the first 1 MiB */

@@ -2,7 +2,7 @@
 #ifndef MOSAIC_ARCH_SMP_BOOT_H
 #define MOSAIC_ARCH_SMP_BOOT_H
 #include <stdint.h>
-#include <percpu.h>
+#include <arch/x86_64/smp/percpu.h>
 
 /* Copy the start-up code below 1 MiB and build its page table. Returns 0,
  * or -1 when there is no free low memory for it. Boot CPU, boot-time,

@@ -3,9 +3,9 @@
  * counts and descriptors. Apart from the bring-up (smp.c, which starts
  * the APs into the thread layer) so that these questions, asked by every
  * layer and by panic(), link nothing above arch. */
-#include <smp.h>
-#include <smp_boot.h>
-#include <percpu.h>
+#include <arch/x86_64/smp/smp.h>
+#include <arch/x86_64/smp/smp_boot.h>
+#include <arch/x86_64/smp/percpu.h>
 #include <stddef.h>
 
 static unsigned cpu_count = 1;   /* CPUs with a logical id, online or not */

@@ -1,6 +1,6 @@
 /* backtrace.c — walk saved frame pointers and name each return address. */
-#include <backtrace.h>
-#include <printk.h>
+#include <arch/x86_64/trap/backtrace.h>
+#include <kern/printk.h>
 
 struct ksym {
 	uint64_t addr;

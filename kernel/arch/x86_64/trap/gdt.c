@@ -1,9 +1,9 @@
 /* gdt.c — flat 64-bit GDT and the TSS with its IST stacks (double fault,
  * NMI, machine check), one GDT and TSS per CPU. */
-#include <trap.h>
+#include <arch/x86_64/trap/trap.h>
 #include <stdint.h>
-#include <string.h>
-#include <smp.h>
+#include <lib/string.h>
+#include <arch/x86_64/smp/smp.h>
 
 #define GDT_KERNEL_CODE 0x08
 #define GDT_KERNEL_DATA 0x10

@@ -1,6 +1,6 @@
 /* idt.c — the interrupt descriptor table (the vector -> handler table is
  * vectors.c's). */
-#include <trap.h>
+#include <arch/x86_64/trap/trap.h>
 #include <stdint.h>
 
 struct idt_entry {

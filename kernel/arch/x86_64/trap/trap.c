@@ -1,13 +1,13 @@
 /* trap.c — dispatch of every vector: device handlers, and the report that
  * ends the machine's run on an exception. */
-#include <trap.h>
-#include <cpu.h>
-#include <lapic.h>
-#include <printk.h>
-#include <panic.h>
-#include <backtrace.h>
-#include <arch_hooks.h>
-#include <user_cpu.h>
+#include <arch/x86_64/trap/trap.h>
+#include <arch/x86_64/cpu/cpu.h>
+#include <arch/x86_64/intr/lapic.h>
+#include <kern/printk.h>
+#include <kern/panic.h>
+#include <arch/x86_64/trap/backtrace.h>
+#include <arch/x86_64/arch_hooks.h>
+#include <arch/x86_64/cpu/user_cpu.h>
 
 extern trap_handler_t trap_handlers[256];
 

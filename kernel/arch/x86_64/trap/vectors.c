@@ -2,7 +2,7 @@
  * reads. A file of its own so that registering a handler, which drivers at
  * every layer do, links nothing but the table: not the entry stubs and
  * the dispatcher behind them, which call up into the thread layer. */
-#include <trap.h>
+#include <arch/x86_64/trap/trap.h>
 
 trap_handler_t trap_handlers[256];
 

@@ -1,0 +1,32 @@
+/* printk.h — formatted kernel output and string formatting. */
+#ifndef MOSAIC_PRINTK_H
+#define MOSAIC_PRINTK_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Format (subset of C printf: %d %i %u %x %X %p %s %c %%, flags '-', '0',
+ * width, precision for %s, length h hh l ll z) to all consoles. */
+void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vprintk(const char *fmt, va_list ap);
+
+/* A source of messages that user programs can trigger (a refused program,
+ * a fault, a refused charge): printk_rated() lets at most
+ * kern.log.rate_burst of its messages through per kern.log.rate_interval_ms
+ * and then says how many it held back ("SOURCE: N messages suppressed").
+ * Declare one per source: static PRINTK_RATE(name, "source"). */
+#include <lib/ratelimit.h>
+struct printk_rate {
+	struct ratelimit rl;     /* under printk.c's rate lock */
+	const char *source;
+};
+#define PRINTK_RATE(var, src) struct printk_rate var = { .source = (src) }
+void printk_rated(struct printk_rate *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Like vsnprintf: always NUL-terminates when size > 0, returns the length
+ * the full output would have had. */
+int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int ksnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
