@@ -11,7 +11,7 @@
 UCFLAGS := -std=gnu17 -O2 -g -ffreestanding -fno-stack-protector -fno-pic -fno-pie \
            -mgeneral-regs-only -fno-omit-frame-pointer -fno-asynchronous-unwind-tables \
            -fno-tree-loop-distribute-patterns -Wall -Wextra -Werror \
-           -Iuserland/include -Iuserland/lib -Iinclude -MMD -MP
+           -Iuserland/include -Iinclude -MMD -MP
 ULDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T userland/user.ld
 ULIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard userland/lib/*.c))) \
             $(BUILD)/userland/lib/format.o $(BUILD)/userland/lib/kstring.o
@@ -22,13 +22,16 @@ $(BUILD)/userland/%.o: userland/%.c
 	@mkdir -p $(dir $@)
 	gcc $(UCFLAGS) -c $< -o $@
 
-# The kernel's own files, with their includes from the kernel tree's root.
+# The C library is built partly from the kernel's kernel/lib/ (format.c,
+# string.c), whose headers it names from the kernel tree's root
+# (<lib/format.h>); the programs do not see kernel/.
+$(BUILD)/userland/lib/%.o: UCFLAGS += -Ikernel
 $(BUILD)/userland/lib/format.o: $(FORMAT_SRCS)
 	@mkdir -p $(dir $@)
-	gcc $(UCFLAGS) -Ikernel -c $< -o $@
+	gcc $(UCFLAGS) -c $< -o $@
 $(BUILD)/userland/lib/kstring.o: kernel/lib/string.c
 	@mkdir -p $(dir $@)
-	gcc $(UCFLAGS) -Ikernel -c $< -o $@
+	gcc $(UCFLAGS) -c $< -o $@
 
 $(BUILD)/userland/bin/%: $(BUILD)/userland/bin/%.o $(ULIB_OBJ) userland/user.ld
 	ld $(ULDFLAGS) -o $@ $< $(ULIB_OBJ) $$(gcc -print-libgcc-file-name)

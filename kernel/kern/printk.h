@@ -1,9 +1,10 @@
-/* printk.h — formatted kernel output and string formatting. */
+/* printk.h — formatted kernel output (formatting into a buffer: lib/format.h). */
 #ifndef MOSAIC_PRINTK_H
 #define MOSAIC_PRINTK_H
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <lib/format.h>   /* ksnprintf(), kvsnprintf() */
 
 /* Format (subset of C printf: %d %i %u %x %X %p %s %c %%, flags '-', '0',
  * width, precision for %s, length h hh l ll z) to all consoles. */
@@ -23,10 +24,5 @@ struct printk_rate {
 #define PRINTK_RATE(var, src) struct printk_rate var = { .source = (src) }
 void printk_rated(struct printk_rate *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* Like vsnprintf: always NUL-terminates when size > 0, returns the length
- * the full output would have had. */
-int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
-int ksnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

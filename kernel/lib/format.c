@@ -2,7 +2,7 @@
  * format.c — printf-style formatting into a buffer (kvsnprintf).
  * Portable C, no kernel dependencies: also built into the host unit tests.
  */
-#include <kern/printk.h>
+#include <lib/format.h>
 #include <stdint.h>
 #include <stdbool.h>
 

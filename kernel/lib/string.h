@@ -2,7 +2,7 @@
 #ifndef MOSAIC_STRING_H
 #define MOSAIC_STRING_H
 #ifdef MOSAIC_HOST
-#include_next <string.h>   /* host unit tests use the C library's */
+#include <string.h>   /* on the host: the C library's (no header here shadows it) */
 #else
 #include <stddef.h>
 void *memcpy(void *dst, const void *src, size_t n);

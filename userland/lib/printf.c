@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <mosaic.h>
-#include "printk.h"
+#include <lib/format.h>   /* the kernel's formatter, built into this library */
 
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {

@@ -1,9 +1,6 @@
 /* time.h — monotonic time since boot. */
 #ifndef MOSAIC_TIME_H
 #define MOSAIC_TIME_H
-#ifdef MOSAIC_HOST
-#include_next <time.h>   /* host tests (POSIX threads) need the C library's too */
-#endif
 #include <stdint.h>
 #define TIMER_HZ 100
 /* Calibrate the TSC (CPUID 0x15, else HPET, else the ACPI PM timer, else
