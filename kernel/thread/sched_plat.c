@@ -1,7 +1,7 @@
 /* sched_plat.c — the kernel's side of kernel/sched/sched_plat.h: CPUs,
  * tdq locks, time, the reschedule IPI, idle halting, memory and panics. */
 #include <sched/sched_plat.h>
-#include <arch/x86_64/arch_hooks.h>
+#include <thread/thread.h>
 #include <arch/x86_64/smp/percpu.h>
 #include <arch/x86_64/intr/ipi.h>
 #include <arch/x86_64/spinlock.h>

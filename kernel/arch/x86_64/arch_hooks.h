@@ -5,22 +5,21 @@
  * file lists what they call (the habit of seL4, whose machine code reaches
  * the kernel proper through a small set of declared entry points).
  *
- * The rule (checked by tests/host/test_arch_hooks.py in `make test`): a
- * file under kernel/arch/x86_64/ includes only
+ * The rule (checked by tests/host/test_layers.py in `make test`): a file
+ * under kernel/arch/x86_64/ includes only
  *   - the C headers (<stdint.h>, <stddef.h>, <stdarg.h>, ...),
- *   - arch headers (kernel/arch/x86_64/ and its rooms),
- *   - the kernel services every layer may use, which call nothing back:
- *     printk.h, console.h, panic.h, backtrace.h, spinlock.h, string.h,
- *     mm.h, sysctl.h, cmdline.h, smp.h, time.h, power.h, serial.h,
- *     cpu_desc.h, and the sleeping primitives waitq.h and timer.h,
- *   - the scheduler's platform header kernel/sched/sched_plat.h, which
- *     arch implements (sched_plat.c),
- *   - and this file.
+ *   - the base services, which call nothing above them: arch's own
+ *     headers, kernel/kern/ (printk, console, panic), kernel/lib/
+ *     (strings, formatting, parsers, sysctl, the command line, the CPU
+ *     descriptor) and kernel/mm/ (memory),
+ *   - and this file, which no other base service includes.
  * Everything else is a layer above arch and is reached only through the
- * declarations below: the thread layer (thread.h, kernel/sched/),
- * processes (user.h, kernel/user/), the shell, the devices above the
- * console (fbcon.h). The emulated platform (kernel/emul/) is reached only
- * through the MSR/CPUID door (cpu/door.h), where it answers as hardware.
+ * declarations below: the thread layer (kernel/thread/, kernel/sync/,
+ * kernel/sched/), processes (kernel/user/), the console's input device
+ * and the framebuffer console (kernel/dev/). The drivers that use the
+ * thread layer (the HFI and RAPL drivers) live in kernel/dev/; the
+ * emulated platform (kernel/emul/) is reached only through the MSR/CPUID
+ * door (cpu/door.h), where it answers as hardware.
  *
  * Each function is defined by the layer named in its group, whose source
  * includes this file too, so a declaration here that drifts from the
@@ -33,8 +32,6 @@
 #include <stdint.h>
 
 struct boot_info;
-struct cpu_group;
-struct thread;
 struct trap_frame;
 
 /* ---- boot (kernel/main.c) ---- */
@@ -42,10 +39,10 @@ struct trap_frame;
 /* The kernel proper, from entry.asm with the loader's hand-off. */
 void kernel_main(const struct boot_info *bi);
 
-/* ---- the thread layer (kernel/thread*.c) ---- */
+/* ---- the thread layer (kernel/thread/) ---- */
 
 /* The tick: timers, sched_clock(). From the LAPIC timer handler
- * (clock/time.c), interrupts off. */
+ * (clock/tick.c), interrupts off. */
 void thread_tick(void);
 /* The reschedule IPI's handler (intr/ipi.c), interrupts off. */
 void thread_resched_ipi(void);
@@ -55,18 +52,10 @@ void thread_resched_ipi(void);
 void thread_irq_exit(uint64_t rflags);
 /* Where an AP goes once it is online (smp/smp_boot.c). Never returns. */
 void thread_ap_enter(unsigned cpu) __attribute__((noreturn));
-/* The topology tree thread_boot() built, NULL before (sched_plat.c). */
-struct cpu_group *thread_topo_root(void);
 /* Entry of every new thread, from switch.asm. */
 void thread_start(void (*fn)(void *), void *arg) __attribute__((noreturn));
-/* 1 once the scheduler runs (hfi/hfi_kernel.c). Lock-free. */
+/* 1 once the scheduler runs (clock/watchdog.c). Lock-free. */
 int thread_sched_running(void);
-/* A detached kernel thread running fn(arg) with the default class, nice
- * and affinity, runnable at once; NULL when out of memory
- * (hfi/hfi_kernel.c's publisher). Threads context, interrupts on. */
-struct thread *thread_create_detached(const char *name, void (*fn)(void *), void *arg);
-/* Sleep at least ns (tick resolution). Threads context, interrupts on. */
-void thread_sleep_ns(uint64_t ns);
 /* The calling thread's preemption-disable count (cpu/tlb.c, around a
  * TLB shootdown; intr/ipi.c, around a cross-CPU call); the outermost
  * enable switches if one was owed. */
@@ -92,14 +81,7 @@ void console_input_on_room(void (*fn)(void));
 
 /* ---- devices above the console (kernel/dev/) ---- */
 
-/* From the boot CPU's timer tick (clock/time.c), interrupts off. */
+/* From the boot CPU's timer tick (clock/tick.c), interrupts off. */
 void fbcon_tick(void);
-
-/* ---- hmp's providers' interface (kernel/sched/hmp.h) ----
- * The HFI driver (hfi/) is an hmp provider: it pushes scores with
- * hmp_provide(), hmp_publish() and hmp_set_status(). That header is the
- * scheduler's published interface for providers (types and calls), taken
- * whole here rather than copied. */
-#include <sched/hmp.h>
 
 #endif

@@ -8,7 +8,8 @@
 #include <mm/mm.h>
 #include <kern/printk.h>
 #include <arch/x86_64/smp/smp.h>
-#include <arch/x86_64/arch_hooks.h>
+#include <thread/thread.h>
+#include <sched/hmp.h>
 #include <arch/x86_64/clock/time.h>
 #include <arch/x86_64/trap/trap.h>
 #include <sync/waitq.h>

@@ -15,7 +15,7 @@
  */
 #include <kern/printk.h>
 #include <lib/string.h>
-#include <arch/x86_64/arch_hooks.h>
+#include <sched/hmp.h>
 #include <dev/hfi/hfi.h>
 #include <dev/hfi/hfi_plat.h>
 
