@@ -1,7 +1,6 @@
 /*
  * sim_clock.c — the host's monotonic clock, for the "took N s" line on
- * stderr (never for anything the simulation computes). Compiled without
- * kernel/include, whose time.h would hide the C library's.
+ * stderr (never for anything the simulation computes).
  */
 #include <time.h>
 #include <sim/sim_clock.h>

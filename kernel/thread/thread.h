@@ -179,7 +179,7 @@ void thread_resched_ipi(void);
  * section, not the idle thread). rflags: the interrupted RFLAGS. */
 void thread_irq_exit(uint64_t rflags);
 
-/* ---- between the thread layer's files (thread*.c) ---- */
+/* ---- between the thread layer's files (kernel/thread/) ---- */
 
 /* Build td's initial stack frame so that switching to it runs fn(arg). */
 void thread_frame_init(struct thread *td, void (*fn)(void *), void *arg);
