@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Mosaic — top-level Makefile: the user variables and the public targets.
 # Each product's rules are in mk/ (plain make, see README.md):
 #   mk/sources.mk   the portable source groups, each declared once

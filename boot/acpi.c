@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* acpi.c — where the firmware keeps the ACPI RSDP: in the system table's
  * configuration table, under the ACPI 2.0 GUID (XSDT-capable) or, on old
  * firmware, the ACPI 1.0 GUID. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* config.c — mosaic.cfg, the loader's configuration, next to the loader:
  *
  *   # comment (whole lines only)

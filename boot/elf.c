@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* elf.c — placing the kernel ELF. elf_check() (elf_check.c, portable and
  * host-tested) decides whether the file is a kernel we can load; this file
  * reports its verdict and places an accepted kernel: all PT_LOAD segments

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * elf.h — the parts of the ELF64 format the loader reads (System V ABI,
  * ELF-64 object file format 1.5; x86-64 psABI for the machine number).

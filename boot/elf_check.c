@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* elf_check.c — the checks of an ELF executable (the kernel, a user
  * program), portable (see elf_check.h): no EFI headers, no library calls,
  * every read of the file bounded by its size. */

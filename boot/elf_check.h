@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * elf_check.h — checking an ELF executable before it is placed: the kernel
  * (by the loader) and user programs (by the kernel's program loader).

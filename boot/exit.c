@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* exit.c — leaving UEFI boot services and entering the kernel.
  *
  * The final memory map goes straight into a BOOT_MEM_BOOT_INFO buffer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gop.c — the framebuffer for the kernel's console, from the Graphics
  * Output Protocol. The mode follows the command line's video= policy
  * (boot/video.c, docs/boot.md "Framebuffer"): by default the monitor's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * loader.h — internal interfaces of the Mosaic UEFI loader (boot/).
  *

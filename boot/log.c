@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* log.c — the loader's messages. Everything goes to ConOut, which OVMF (and
  * most firmware with a console redirection setting) mirrors to the serial
  * port, so a headless QEMU run shows every message on -serial. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — the Mosaic UEFI loader: read mosaic.cfg next to the loader,
  * load the kernel ELF and the modules, collect what the firmware knows
  * (memory map, framebuffer, ACPI, command line, runtime services), build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mem.c — page allocations of the loader. Each block is remembered so that a
  * boot that fails before the kernel runs gives all of it back: the firmware
  * may go on to boot something else, which must not find stray blocks of the

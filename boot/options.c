@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* options.c — the kernel command line. UEFI passes an image its arguments
  * as LoadOptions, UCS-2 text: the UEFI shell passes "loader.efi args",
  * GRUB's "chainloader FILE args" passes the args alone, a firmware boot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* paging.c — the page tables the kernel starts on (4-level, built in
  * LoaderData pages; the kernel replaces them before it reclaims loader
  * memory). They map

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* path.c — file paths as the loader uses them: CHAR16, backslash-separated,
  * absolute on a volume ("\EFI\BOOT\BOOTX64.EFI"). */
 #include <boot/loader.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* video.c — the graphics mode policy (see video.h). */
 #include <boot/video.h>
 

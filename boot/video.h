@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * video.h — choosing the graphics mode for the kernel's console.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* volume.c — reading files. A file is looked up first on the volume the
  * loader itself was read from, then on the other volumes the firmware can
  * read (SimpleFileSystem handles: in practice FAT), those on the loader's

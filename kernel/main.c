@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main.c — boot sequence of the kernel, from the loader's hand-off to the
  * shell. Runs on the boot CPU with interrupts off until the shell starts. */
 #include <mosaic/boot_info.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/fuzz.mk — the fuzz harnesses (docs/testing.md, "Fuzzing"):
 # tests/fuzz/fuzz_NAME.c (framework: tests/fuzz/fuzz.h) plus the sources it
 # covers, FUZZ_SRCS_NAME below, built with ASan+UBSan that stop at the

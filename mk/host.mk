@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/host.mk — the host tools built from the kernel's own code, and the
 # flags every host build shares (the tools, the unit tests, the fuzz
 # harnesses). Host code names kernel headers from the kernel tree's root

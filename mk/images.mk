@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/images.mk — the boot images (docs/boot.md): the FAT image
 # build/esp.img (QEMU) and the GRUB image build/mosaic.iso (CD, USB stick).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/kernel.mk — build/kernel.elf: every kernel/**/*.c and *.asm, the
 # console fonts, the version and the symbol table (docs/boot.md).
 # Includes name their layer from the kernel tree's root (<sched/ule.h>,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/loader.mk — build/BOOTX64.EFI, the GNU-EFI loader (boot/, docs/boot.md).
 # Its includes name boot/ from the repository root (<boot/loader.h>) and
 # the shared ABI from include/ (<mosaic/boot_info.h>).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/schedsim.mk — build/schedsim (docs/sim.md): the kernel's scheduler
 # (every kernel/sched/*.c, as the kernel links them) on simulated machines,
 # with the kernel's machine descriptions, work clock and benchmark

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/sources.mk — the portable source groups: code that the kernel, the
 # host tests, the fuzz harnesses, the host tools and schedsim all compile,
 # each group declared once here, with the groups it needs. A product names

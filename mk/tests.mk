@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/tests.mk — the host unit tests (docs/testing.md): each
 # tests/unit/test_NAME.c is linked with the sources it covers,
 # UNIT_SRCS_NAME below; a test_ule_* or test_hmp_* test without a line of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # mk/userland.mk — the user programs and their boot archive
 # build/userland.cpio (docs/userland.md): userland/lib/ is the C library
 # (with the kernel's formatter and memory/string functions,

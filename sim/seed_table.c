@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* seed_table.c — reader of the transcribed seed report tables (see seed_table.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * seed_table.h — reads one machine's tables of the seed report as
  * transcribed in the .table files of tests/data/seed-report/ (see its README): the two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim.h — schedsim's internals: the discrete-event engine, its simulated
  * CPUs and threads, and the pieces that set up one run (docs/sim.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_clock.c — the host's monotonic clock, for the "took N s" line on
  * stderr (never for anything the simulation computes).

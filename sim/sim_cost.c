@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_cost.c — the scheduler's work by entry point. The searches count
  * into sched_cost (sim_cost.h); sched_pickcpu() and sched_balance() are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_cost.h — the simulator's side of the scheduler's cost hook.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_ctx.c — the simulator's coroutines: a stack per simulated thread
  * (and per simulated CPU's idle loop) and a switch between them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_engine.c — the discrete-event engine: the event queue, and the
  * kernel's way of driving the scheduler replayed on simulated CPUs

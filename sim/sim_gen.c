@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_gen.c — a seeded generator of machine descriptions (sim_gen.h).
  * Every draw comes from one splitmix64 stream seeded by the machine's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_gen.h — machines nobody wrote by hand: a seeded generator of valid
  * machine descriptions (docs/machines.md's format) for schedsim's

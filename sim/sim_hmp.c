@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_hmp.c — what hmp (kernel/sched/hmp.h) learns on a simulated
  * machine, through the same push interface the kernel's providers use on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_machine.c — the simulated machine: a description from machines/
  * (the same files QEMU boots, docs/machines.md) read and checked by the

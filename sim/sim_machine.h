@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_machine.h — a machine description prepared for simulation: the
  * parsed file, its per-CPU descriptors and its cpu_group tree.

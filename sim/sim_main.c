@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * schedsim — the kernel's scheduler (kernel/sched/, unmodified) on
  * simulated models of the machines/ descriptions, in simulated time,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_plat.c — kernel/sched/sched_plat.h for the simulator: the calling
  * CPU is the one whose code the engine runs now, time is simulated time,

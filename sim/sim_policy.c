@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_policy.c — policy specs, the kern.sched.* variables schedsim can set
  * (the scheduler's variable table, kernel/sched/sched_vars.def, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_policy.h — placement policies of schedsim and the kernel variables
  * they set.

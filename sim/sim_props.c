@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_props.c — the property run (sim_props.h; docs/sim.md "Property
  * run"). For each generated machine, each workload of the plan

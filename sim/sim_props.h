@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_props.h — schedsim's property run (`--properties N`, docs/sim.md
  * "Property run"): generated machines (sim_gen.c) under ule, hmp and the

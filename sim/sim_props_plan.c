@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_props_plan.c — what the property run runs (sim_props.h; docs/sim.md
  * "Property run"): the workloads it judges with their thresholds, run

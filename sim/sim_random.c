@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_random.c — the simulator's random numbers: splitmix64 (Steele,
  * Lea and Flood's SplitMix, the 64-bit finaliser constants), small,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_report.c — schedsim's output (see sim_report.h). The tables of the
  * seed report's layout come from kernel/bench (bench_report), unchanged;

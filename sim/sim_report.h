@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_report.h — what schedsim prints: the seed report's tables through
  * kernel/bench's bench_report() (with their CSV blocks), and its own

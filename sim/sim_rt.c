@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_rt.c — kernel/bench/bench_rt.h for simulated threads: spawn (at a
  * cost to the creator) and join, work at the CPU's modelled speed, sleeps

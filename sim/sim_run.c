@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_run.c — one simulated run: a booted machine (hmp, the scheduler,
  * the work clock, idle CPUs ticking at random phases), the shell starting

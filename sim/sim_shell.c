@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_shell.c — how a run starts (docs/sim.md, "How workloads start"): as
  * a program started from a shell does. The shell is a thread that last

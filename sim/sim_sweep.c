@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_sweep.c — running a sweep: one run (its seed, its sample, cost and
  * trace), schedsim's own loop, and the same plan through kernel/bench's

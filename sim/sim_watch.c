@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_watch.c — an observer for the property run's P3 (docs/sim.md,
  * "Property run"): how long one CPU stays idle while another CPU has two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_wl.h — the workloads schedsim can run (--workload NAME).
  *

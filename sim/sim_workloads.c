@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sim_workloads.c — the workloads schedsim knows: every benchmark workload
  * of kernel/bench (cpu, make, pgbench, hackbench, schbench, frames: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_test_cpu.c — schedsim's test workload "test-cpu", a stand-in for the
  * benchmark cpu workload (sysbench cpu: N threads each doing fixed-size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_test_pingpong.c — schedsim's test workload "test-pingpong": N/2
  * pairs of threads (at least one pair) pass a token over two channels;

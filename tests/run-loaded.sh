@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/run-loaded.sh — `make test` on a loaded host: two extra CPU hogs
 # (busy shell loops, one per core of a 2-core machine) run beside the whole
 # suite and are stopped when it ends, whatever its result. The QEMU tests

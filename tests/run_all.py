@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Mosaic test runner: repository checks (tools/check-*.sh), host unit
 tests (cmocka binaries), fuzz harnesses (seeded runs, then the libFuzzer
 builds replaying their corpora), host Python tests

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """bench-report: take the CSV blocks out of a captured Mosaic serial log and
 plot them.
 

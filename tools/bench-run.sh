@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench-run.sh — `make bench`: boot Mosaic headless, run one `bench` plan,
 # keep the serial log and turn its CSV blocks into CSV and PNG files.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # check-ksyms.sh PASS1.ELF FINAL.ELF — fail if adding the symbol table moved
 # any text symbol (then the embedded table would name the wrong functions).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # check-standalone-selftest.sh — tests tools/check-standalone.sh on a
 # scratch repository, so the check cannot silently stop finding anything:
 #   1. every forbidden form, planted in a tracked file, fails the check and

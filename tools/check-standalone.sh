@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # check-standalone.sh — the repository stands alone: no tracked file may
 # send its reader to the workspace folder that sat beside the repository
 # while Mosaic was being written (its design notes, reference notes, seed

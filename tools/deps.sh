@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Install the Debian packages Mosaic needs to build, boot and test.
 # Root: installs what is missing with apt-get. Not root: prints the exact
 # apt-get line and fails. Extra package names may be given as arguments.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """fidelity.py: the simulated distribution of the seed experiment's samples
 beside the seed report's measured ones (docs/results.md, "Fidelity").
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """file-circles.py: the circles of kernel files: sets of files each of
 which reaches every other by what it uses (a file uses another when it
 calls a function or reads a variable the other defines, as the linker

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # gen-ksyms.sh KERNEL.ELF|/dev/null — print a NASM file with the kernel's
 # text symbols, sorted by address, for the .ksyms section (backtrace.c).
 set -euo pipefail

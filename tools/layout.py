@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """layout.py: the repository's layout of issue 32, applied to a tree in the
 layout before it (kernel/include/, loose files at kernel/'s root, headers
 found through a dozen -I folders), or re-applied to a tree already in it

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The libFuzzer side of the fuzz harnesses (tests/fuzz/fuzz.h built with
 -DFUZZ_LIBFUZZER; docs/testing.md, "Fuzzing"). Each harness NAME has a
 committed corpus tests/fuzz/corpus/NAME/ and a scratch corpus

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """make-archive.py OUT FILE... -- write the boot archive of user programs: a
 cpio "newc" archive (the format of `cpio -H newc`) holding each FILE under its
 base name, then the "TRAILER!!!" entry. The kernel's reader

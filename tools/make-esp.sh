@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # make-esp.sh OUT LOADER KERNEL "CMDLINE" [MODULE...] — build the FAT image Mosaic boots
 # from (an "EFI system partition" without a partition table: OVMF and the
 # ISO's appended partition both take it as is). Layout:

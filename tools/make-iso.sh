@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # make-iso.sh OUT ESP_IMG GRUB_CFG — build the bootable Mosaic image (CD or,
 # written with dd, USB stick) with grub-mkrescue (GRUB for x86_64-efi).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """placement-classes: how many of each run's threads ran on which core type,
 counted over the runs of a `bench` or schedsim log, and an exact test of
 observed counts against those frequencies.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # qemu-run.sh — boot Mosaic in QEMU/OVMF on a private copy of the boot image.
 #
 #   --esp IMG        FAT image from tools/make-esp.sh (boots as a disk)

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The variables tables of docs/sched.md (ULE's tunables) and docs/hmp.md
 (kern.sched.policy, the hmp switches, kern.sched.primary) are generated
 from the scheduler's variable table, kernel/sched/sched_vars.def, and the

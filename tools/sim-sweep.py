@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """sim-sweep.py: one workload on one machine model at every thread count
 1..MAX under ule, hmp and oracle, through build/schedsim (docs/results.md,
 "Every thread count"). Prints CSV: workload, threads, hmp/ule median,

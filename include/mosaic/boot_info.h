@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * boot_info.h — the one structure the loader hands to the kernel.
  *

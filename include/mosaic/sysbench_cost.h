@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sysbench_cost.h — what one event of sysbench's cpu test costs as work(W),
  * shared by the kernel's workload (kernel/bench/wl_cpu.c) and the user
  * program (userland/bin/sysbench.c) so both count the same events.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mosaic/syscall.h — the system-call interface: numbers, register
  * conventions, error codes, limits and the structures that cross it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench_barrier.c — the workloads' start barrier (see bench_barrier.h). */
 #include <bench/bench_barrier.h>
 

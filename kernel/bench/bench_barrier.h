@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_barrier.h — a start barrier for workloads: N parties (a program's
  * main thread and the threads it created) each arrive once; all but the

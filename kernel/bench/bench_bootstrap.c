@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_bootstrap.c — percentile bootstrap confidence interval of the ratio of
  * medians (see bench_stats.h).

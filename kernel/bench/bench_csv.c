@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench_csv.c — CSV blocks framed by marker lines (see bench_csv.h). */
 #include <bench/bench_csv.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_drv.c — a benchmark plan: parsing it from the command's words and
  * running it, policies alternating run by run (see bench_drv.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_drv.h — running a benchmark plan: one workload at one or more
  * thread counts under one to four placement policies, every configuration

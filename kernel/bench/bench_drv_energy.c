@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_drv_energy.c — what each run cost in energy, where the platform
  * meters it (the RAPL counters in the kernel, real or emulated; the

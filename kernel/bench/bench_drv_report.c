@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_drv_report.c — the report of a benchmark plan (see bench_drv.h):
  * the seed report's tables or a compact table, the medians of the extra

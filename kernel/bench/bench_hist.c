@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench_hist.c — log-linear latency histograms (see bench_hist.h). */
 #include <bench/bench_hist.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_hist.h — latency histograms for the workloads: log-linear buckets
  * (32 per power of two), so a percentile is exact below 32 ns and within

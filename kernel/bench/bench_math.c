@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench_math.c — 128-bit division, rounding and square root (see bench_math.h). */
 #include <bench/bench_math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_math.h — integer arithmetic for the benchmark statistics: 128-bit
  * division, rounding division and square root, written out so that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_mwu.c — Mann-Whitney U test, two-sided (see bench_stats.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_normal.c — the two-sided tail 2 Q(z) of the standard normal
  * distribution in fixed point (see bench_stats.h), for the Mann-Whitney

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench_out.c — the report callback and fixed-point number writers (see bench_out.h). */
 #include <bench/bench_out.h>
 #include <bench/bench_stats.h>

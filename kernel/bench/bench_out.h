@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_out.h — where benchmark reports go, and how their fixed-point
  * numbers are written.

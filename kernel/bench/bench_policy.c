@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_policy.c — the kernel's placement policies of `bench`: a policy is
  * a named set of sysctls (docs/bench.md, "Policies"). The built-ins come

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench_policy.h — the kernel's `bench` placement policies as sysctl
  * sets (bench_policy.c), used by the shell's `bench` command
  * (kernel/shell/cmd_bench.c). Shell thread only: no locks. */

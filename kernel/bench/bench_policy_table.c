@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_policy_table.c — the named policies (bench_policy_table.h): the
  * kernel's `bench` and schedsim both read this table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_policy_table.h — the named placement policies of `bench` and
  * schedsim (docs/bench.md, "Policies"): a policy is a base (ule or hmp)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_rt.h — the runtime a benchmark workload runs on, and the only
  * thing a workload (kernel/bench/wl_*.c) may use besides the portable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_rt_kernel.c — the benchmark runtime of bench_rt.h in the kernel:
  * workload threads are joinable kernel threads (timeshare, nice 0, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_rt_kernel.h — what the `bench` command needs of the kernel's
  * benchmark runtime (kernel/bench/bench_rt_kernel.c) beyond the contract

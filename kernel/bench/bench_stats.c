@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_stats.c — one column's statistics and the rates of one column
  * against another (see bench_stats.h; ranges in docs/bench.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_stats.h — statistics of benchmark samples in integer arithmetic.
  *

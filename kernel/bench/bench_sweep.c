@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_sweep.c — checking a sweep and computing its statistics (see
  * bench_table.h): validate everything first, then fill the scratch space.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_table.c — a sweep's tables in the seed report's layout, then the
  * rows the report lacked (see bench_table.h, docs/bench.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_table.h — a sweep's report: the seed report's table layout, what
  * the report lacked, and the same data as CSV blocks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_table_csv.c — a sweep's data as two CSV blocks (see bench_table.h;
  * schemas in docs/bench.md):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench_wl.c — the workload registry, option parsing and the helpers every
  * workload shares (see bench_wl.h). */
 #include <lib/string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_wl.h — the benchmark workloads: one interface, one registry.
  *

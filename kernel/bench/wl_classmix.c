@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_classmix.c — `classmix`: CPU-bound threads of two Thread Director
  * classes at once (kernel/lib/itd_class.h): the even-numbered half

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_cpu.c — `cpu`: sysbench's CPU test, the workload of the seed report's
  * tables ("Integration Strategy for hmp(4) & sched_ule(4) / Performance

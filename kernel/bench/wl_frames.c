@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_frames.c — `frames`: a render loop next to background load, the
  * measurement of the scx_bpfland commit "--primary-domain CPUMASK"

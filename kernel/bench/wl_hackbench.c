@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_hackbench.c — `hackbench`: groups of senders and receivers exchanging
  * messages, the first benchmark of the Linux RFC "sched/fair: Stats

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_make.c — `make`: a kernel compile with make -jX, the workload of "Re:
  * HT schedulers' performance on single HT processor" (linux-kernel, 2003:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_pgbench.c — `pgbench`: PostgreSQL's pgbench in select-only mode, the
  * workload of "GSoC: Add SMT/HT awareness to DragonFlyBSD scheduler"

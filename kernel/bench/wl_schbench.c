@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * wl_schbench.c — `schbench`: message threads waking worker threads that
  * do a short request each, the scheduler-latency benchmark of the Linux

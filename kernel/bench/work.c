@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * work.c — work(W), the CPU work of every workload, and its calibration at
  * boot (see work.h; docs/hfi.md). On an emulated machine the work clock

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * work.h — THE primitive for CPU work: work(W) does W nanoseconds of
  * P-core work, and every benchmark and test workload uses it (docs/hfi.md,

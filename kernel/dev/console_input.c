@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* console_input.c — the console's input device: one ring that the
  * serial port, the PS/2 keyboard and USB keyboards push bytes into from
  * their interrupts, and the shell (and a foreground user program) read,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * console_input.h — where shell input comes from: device interrupt
  * handlers (serial, PS/2 and USB keyboards) push bytes into one ring; the

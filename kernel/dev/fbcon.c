@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fbcon.c — text console on the UEFI GOP framebuffer.
  *
  * The text lives in a grid of cells (glyph index + cursor flag) kept as a

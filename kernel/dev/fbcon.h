@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fbcon.h — text console on the GOP framebuffer with a PSF bitmap font. */
 #ifndef MOSAIC_FBCON_H
 #define MOSAIC_FBCON_H

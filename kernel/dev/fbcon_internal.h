@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fbcon_internal.h — what the framebuffer console (fbcon.c) shares with
  * its thread and status line (fbcon_status.c). */
 #ifndef MOSAIC_DEV_FBCON_INTERNAL_H

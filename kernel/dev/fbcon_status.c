@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fbcon_status.c — the framebuffer console's thread and its status line.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* keyboard.h — PS/2 keyboard (i8042) input into the console. */
 #ifndef MOSAIC_KEYBOARD_H
 #define MOSAIC_KEYBOARD_H

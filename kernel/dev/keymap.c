@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* keymap.c — scancode set 1 decoder, US layout (see keymap.h). */
 #include <stddef.h>
 #include <dev/keymap.h>

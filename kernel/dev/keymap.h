@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * keymap.h — PC scancode set 1 (what an i8042 with translation delivers) to
  * the bytes a terminal would send, US layout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pci.c — PCI configuration access and the boot-time scan.
  *

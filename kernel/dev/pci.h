@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pci.h — PCI configuration space (ECAM from the ACPI MCFG table, or the
  * legacy 0xCF8/0xCFC ports when there is none), the functions found at

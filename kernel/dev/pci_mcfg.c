@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pci_mcfg.c — the MCFG parser (see pci_mcfg.h). */
 #include <dev/pci_mcfg.h>
 #include <kern/printk.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pci_mcfg.h — the ACPI MCFG table (PCI Firmware Specification 3.2,
  * "MCFG Table Description"): where each PCI segment's memory-mapped

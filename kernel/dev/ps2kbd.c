@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ps2kbd.c — the i8042 keyboard controller, first port, with the
  * controller translating to scancode set 1; bytes are decoded by keymap.c
  * and pushed into the console input ring. */

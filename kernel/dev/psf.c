@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* psf.c — PSF1/PSF2 font parsing and Unicode-to-glyph lookup (see psf.h).
  *
  * PSF1: 4-byte header (0x36 0x04, mode, bytes per glyph = height), 8 pixels

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * psf.h — PC Screen Font (PSF1 and PSF2) bitmap fonts, as shipped by
  * Linux console font packages: header check, glyph lookup by Unicode code

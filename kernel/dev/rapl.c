@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rapl.c — the RAPL energy counters (see rapl.h): detection by a guarded
  * read of MSR_RAPL_POWER_UNIT (any vendor: where the MSR does not exist,

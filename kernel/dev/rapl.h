@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rapl.h — package energy from the RAPL counters (Intel SDM vol. 3B,
  * "Platform Specific Power Management Support", RAPL; driver:

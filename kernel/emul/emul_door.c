@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_door.c — the emulated platform's side of the MSR/CPUID door
  * (door.h's emul_door_*): each access is offered to the emulated Thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_fw_cfg.c — reading named files from QEMU's fw_cfg device through its
  * legacy I/O interface: write a 16-bit selector to port 0x510, then read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_fw_cfg.h — QEMU's firmware configuration device (I/O ports 0x510/0x511):
  * named files the host hands to the guest (`-fw_cfg name=...,file=...`).

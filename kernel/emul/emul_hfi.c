@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_hfi.c — the emulated HFI device (emul_hfi.h, docs/hfi.md): the
  * door's answers for CPUID leaf 06H and the HFI MSRs, the table writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_hfi.h — the emulated HFI device under QEMU (docs/hfi.md): what a
  * hybrid Intel package presents to an HFI driver, modelled from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_hfi_dev.h — private to the emulated HFI device (emul_hfi.c: state,
  * the door's MSR and CPUID answers, table writes, interrupts;

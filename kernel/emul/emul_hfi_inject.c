@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_hfi_inject.c — where the emulated HFI device's changes come from
  * (emul_hfi.h): the description's timed `event` lines, applied by a kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_itd.c — the emulated Thread Director (emul_itd.h, docs/hfi.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_itd.h — the emulated Intel Thread Director under QEMU (docs/hfi.md,
  * "Thread Director"): the per-thread classification the hardware reports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_rapl.c — RAPL energy counters of the emulated machine (see
  * emul_rapl.h): what the hardware's MSRs would read, computed from the

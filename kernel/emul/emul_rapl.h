@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_rapl.h — the emulated RAPL energy counters under QEMU (docs/hfi.md,
  * "Energy"): MSR_RAPL_POWER_UNIT (0x606), MSR_PKG_ENERGY_STATUS (0x611)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_workclock.c — the kernel side of the work clock (see
  * emul_workclock.h): the model of kernel/emul/emul_workclock_model.c behind one

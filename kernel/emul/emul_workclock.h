@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_workclock.h — the work clock of the emulated machine in the kernel
  * (the model: kernel/emul/emul_workclock_model.h; docs/hfi.md, "The work clock

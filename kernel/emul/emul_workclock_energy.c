@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_workclock_energy.c — the energy of an emulated machine's packages,
  * integrated exactly from event to event beside the work clocks (the

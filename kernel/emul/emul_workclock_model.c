@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_workclock_model.c — per-thread work clocks on an emulated machine, integrated
  * exactly from event to event (see emul_workclock_model.h; docs/hfi.md). Portable C:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_workclock_model.h — the work clock of an emulated machine and the speed model
  * behind it (docs/hfi.md, "The work clock and the speed model").

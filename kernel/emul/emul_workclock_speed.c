@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * emul_workclock_speed.c — how fast a thread runs on a CPU of an emulated machine:
  * the core type's speed, its SMT share, HFI throttling and the optional

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_platform.c — under QEMU, take the CPU topology from the machine
  * description passed through fw_cfg (docs/architecture.md, decision 2:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_platform.h — the emulated hybrid platform under QEMU: the machine
  * description the host passed as fw_cfg file opt/mosaic/machine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hmp_manual.c — hmp's manual provider: sysctls kern.hmp.cpu.N.capacity|
  * perf|eff override what the other providers say for one CPU ("auto"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hmp_sources.c — the boot-time hmp providers that describe what each CPU
  * is: core-type defaults and HWP highest performance from each CPU's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hmp_sources.h — start hmp and its boot-time providers (kernel/hmp/hmp_sources.c). */
 #ifndef MOSAIC_HMP_SOURCES_H
 #define MOSAIC_HMP_SOURCES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* console.c — fan-out of kernel output to sinks and the log of all output
  * (the input side is the device of console_input.c). */
 #include <kern/console.h>

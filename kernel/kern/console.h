@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * console.h — where kernel output goes: every registered sink (serial,
  * framebuffer) receives every byte. Input is console_input.h.

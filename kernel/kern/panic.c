@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* panic.c — the one way the kernel stops after something went wrong. */
 #include <kern/panic.h>
 #include <kern/printk.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* panic.h — stop the machine with a message and a backtrace. */
 #ifndef MOSAIC_PANIC_H
 #define MOSAIC_PANIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* printk.c — formatted output to every console, and its rate-limited
  * form for messages user programs can trigger. */
 #include <kern/printk.h>

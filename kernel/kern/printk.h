@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* printk.h — formatted kernel output (formatting into a buffer: lib/format.h). */
 #ifndef MOSAIC_PRINTK_H
 #define MOSAIC_PRINTK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* version.h — the build's identity, generated into build/version.c. */
 #ifndef MOSAIC_VERSION_H
 #define MOSAIC_VERSION_H

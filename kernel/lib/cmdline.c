@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmdline.c — parsing of `key=value` words with quoting, and the kernel's
  * own command line. Portable C. */
 #include <lib/cmdline.h>

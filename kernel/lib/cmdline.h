@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cmdline.h — the kernel command line: space-separated words, each `key`,
  * `key=value`, `key="value with spaces"` or `key='...'`. Inside double

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmdline_keys.c — the one table of the command-line keys the kernel
  * knows (docs/cmdline.md lists the same; tests/unit/test_cmdline.c checks
  * that they agree), and the checks of their values. Portable C. */

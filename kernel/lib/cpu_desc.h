@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpu_desc.h — one machine-independent record per logical CPU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpulist.c — CPU sets typed by people (`spawn … cpus=`); see cpulist.h.
  * Portable C (host-tested in tests/unit/test_cpulist.c). */
 #include <lib/parse.h>

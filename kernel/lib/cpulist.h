@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpulist.h — CPU sets typed by people (`spawn … cpus=`, `sysctl
  * kern.sched.primary=`) and CPU sequences (`spawn … pin=`), parsed by
  * cpulist.c. Portable C (host-tested in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * format.c — printf-style formatting into a buffer (kvsnprintf).
  * Portable C, no kernel dependencies: also built into the host unit tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* format.h — printf-style formatting into a buffer (format.c). Portable C
  * with no kernel dependency: the kernel, the host tests and the user
  * programs' C library (userland/lib/printf.c) all build format.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * itd_class.h — Intel Thread Director classes (Intel SDM vol. 3, "Hardware
  * Feedback Interface and Intel Thread Director"): the class the hardware

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * itd_hist.c — a thread's Thread Director class history with hysteresis
  * (itd_hist.h). Portable C.

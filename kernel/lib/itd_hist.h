@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * itd_hist.h — a thread's Thread Director class history (docs/hfi.md,
  * "Thread Director"): the classes the hardware reported for it at its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * itd_names.c — Thread Director class names (itd_names.h). Portable C.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * itd_names.h — the names of the Thread Director classes (itd_class.h) as
  * machine descriptions, the shell and `ps` spell them: scalar, vector,

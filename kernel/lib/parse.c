@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* parse.c — numbers from text (see parse.h). */
 #include <lib/parse.h>
 #include <kern/printk.h>

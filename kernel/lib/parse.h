@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* parse.h — parsing numbers typed by people (shell arguments, sysctl
  * values). Portable C; no locks. */
 #ifndef MOSAIC_PARSE_H

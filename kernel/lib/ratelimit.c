@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ratelimit.c — events per window (see ratelimit.h). Portable C. */
 #include <lib/ratelimit.h>
 

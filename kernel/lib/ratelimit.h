@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ratelimit.h — at most `burst` events in each window of `interval`
  * nanoseconds from one source, the rest held back and counted, so that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* strbuf.c — bounded string builder (see strbuf.h). */
 #include <lib/strbuf.h>
 #include <kern/printk.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * strbuf.h — a bounded string builder for parsers of outside input.
  *

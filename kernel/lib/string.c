@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* string.c — freestanding memory and string functions (the compiler may
  * also emit calls to memcpy/memset/memmove/memcmp). No locks. */
 #include <lib/string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* string.h — the C string and memory functions the kernel provides. */
 #ifndef MOSAIC_STRING_H
 #define MOSAIC_STRING_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sysctl.c — lookup, listing, formatting and parsing of sysctl values.
  * Portable C: the host unit tests use it with their own sets. */
 #include <lib/sysctl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sysctl.h — named kernel variables, FreeBSD style (`sysctl kern.hz`).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fail_nth.c — a thread's own allocation failure on request (see
  * fail_nth.h). The count lives in the thread's struct thread; the thread
  * layer points the CPU's record at the running thread's count at every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fail_nth.h — allocation failure on request, for tests of the paths that
  * must survive running out of memory (the idea of Linux's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * heap.c — kmalloc/kfree: a boundary-tag allocator with segregated free lists.
  *

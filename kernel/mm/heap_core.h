@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * heap_core.h — the kernel heap's allocator core, independent of how its
  * region gets backed by memory (heap_kernel.c maps pages; host tests use

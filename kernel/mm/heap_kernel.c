@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * heap_kernel.c — backs the kernel heap (heap.c) with pages: the arena lives
  * at MM_HEAP_BASE and grows by mapping fresh physical pages RW, NX.

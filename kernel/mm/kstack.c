@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * kstack.c — kernel stacks in the MM_STACK_BASE region.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mm.h — physical pages, kernel page tables, kernel stacks and the heap.
  *

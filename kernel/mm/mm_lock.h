@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mm_lock.h — the memory manager's critical sections.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mm_sysctl.c — the memory sysctls: hw.physmem, vm.stats.free_bytes and
  * hw.pagesize, read from the page allocator (pmm_get_stats() takes its
  * lock). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pmm_map.c — interpreting the UEFI memory map for pmm.c.
  * Pure functions over the map; no state, no locks. Host-testable.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pmm_map.h — reading the UEFI memory map for the page allocator.
  *

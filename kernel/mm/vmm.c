@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * vmm.c — the kernel's own page tables and the MMIO window.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * vmm_identity.c — a page table for calling UEFI runtime services in
  * physical mode (the kernel never calls SetVirtualAddressMap).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * vmm_pt.c — walking and editing x86-64 4-level page tables.
  * See vmm_pt.h; callers serialize.

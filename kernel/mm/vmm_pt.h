@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * vmm_pt.h — walking and editing x86-64 4-level page tables (internal to mm).
  *

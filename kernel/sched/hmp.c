@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hmp.c — per-CPU capacity and scores (see hmp.h): what each provider gave,
  * the resolution in provider order, the weights, and the lock-free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hmp.h — per-CPU capacity and HFI scores for placement (the idea of
  * FreeBSD's proposed hmp(4)). Portable: also built on the host.

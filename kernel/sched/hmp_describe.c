@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hmp_describe.c — the two hmp providers that read what each CPU says of
  * itself in its descriptor (cpu_desc.h): core-type defaults (CPUID 0x1A)

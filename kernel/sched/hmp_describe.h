@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hmp_describe.h — hmp's core-type and HWP providers from CPU descriptors
  * (hmp_describe.c). Portable. */
 #ifndef MOSAIC_SCHED_HMP_DESCRIBE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hmp_search.c — the searches of hybrid placement with
  * kern.sched.hmp.best (docs/hmp.md, "The best-CPU searches"), beside

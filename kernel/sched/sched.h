@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sched.h — the ULE scheduler core: what the thread layer calls. A port of
  * FreeBSD's sys/kern/sched_ule.c of the FreeBSD 14 generation (three run

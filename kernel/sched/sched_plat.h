@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sched_plat.h — everything the portable scheduler (kernel/sched/) needs
  * from the platform. The ONE crossing: every function has the prefix

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sched_vars.c — the scheduler's run-time variables, defined with their
  * defaults, and the table describing them, both expanded from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sched_vars.h — the table of the scheduler's run-time variables
  * (sched_vars.def has one line per variable and says what each column

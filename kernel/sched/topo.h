@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo.h — the ULE cpu_group tree: which CPUs share which cache.
  *

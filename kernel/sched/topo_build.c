@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_build.c — the cpu_group tree from per-CPU descriptors.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_cpuset.h — a set of logical CPU ids, sized for TOPO_MAXCPU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_freebsd.c — the cpu_group tree FreeBSD's x86 code would build from
  * the same CPUID values (kern.sched.topology=freebsd). Its layers come

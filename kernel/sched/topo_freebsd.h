@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_freebsd.h — what FreeBSD's x86 topology probe makes of the boot
  * CPU's CPUID values (sys/x86/x86/mp_x86.c: topo_probe and the

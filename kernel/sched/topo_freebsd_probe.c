@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_freebsd_probe.c — FreeBSD's x86 topology probe on one CPU's CPUID
  * values (struct cpu_layout): the APIC-id shifts of the package, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_int.h — internal to kernel/sched/topo_*.c: the pieces of
  * topo_build.c that the FreeBSD-compatible builder (topo_freebsd.c) uses

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_kind.c — which tree: ours (topo_build.c) or FreeBSD's
  * (topo_freebsd.c), and the tree a running system falls back to when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_print.c — the cpu_group tree as readable text (the `topo` command,
  * the host replay tool) and the name helpers. Output goes through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_spec.c — the cpu_group tree as FreeBSD's kern.sched.topology_spec
  * XML, so tools that read FreeBSD's output read ours:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_str.h — bounded string building for the topology code, which stays
  * free of printf so it is portable and allocation-free. Internal to

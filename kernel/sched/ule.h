@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule.h — internals of the ULE core shared by kernel/sched/ule_*.c and the
  * host tests: the per-CPU tdq, run queues, tunables, and the small

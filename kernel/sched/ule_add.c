@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_add.c — making threads runnable and telling the target CPU:
  * sched_add, sched_wakeup, sched_sleep, tdq_notify, local preemption, and

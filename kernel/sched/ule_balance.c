@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_balance.c — the periodic long-term balancer (FreeBSD's
  * sched_balance, sched_balance_group, sched_balance_pair, tdq_move): CPU 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_check.c — run-queue invariants (kern.sched.debug): a queued thread
  * is on exactly one bucket of one run queue of its own CPU, the load is

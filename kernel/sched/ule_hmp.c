@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_hmp.c — hybrid placement: what kern.sched.policy=hmp and the
  * switches of the seed report's modifications (a)–(f) to cpu_search_lowest

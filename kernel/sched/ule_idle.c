@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_idle.c — stealing work for a CPU that has none: the idle loop's
  * steal with sibling-first escalation up the tree (FreeBSD's tdq_idled),

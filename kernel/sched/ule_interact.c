@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_interact.c — ULE's pure per-thread arithmetic: interactivity
  * score and its bounded history, priority, the %CPU window, time slices

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_itd.c — the Thread Director class of each thread, as the thread
  * layer reports it (kernel/lib/itd_class.h): the input hmp placement

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_itd_swap.c — class swaps (kern.sched.hmp.itd_swap, with
  * kern.sched.hmp.itd): after the balancer's pass, two busy CPUs trade

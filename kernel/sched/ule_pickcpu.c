@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_pickcpu.c — sched_pickcpu (FreeBSD's function of the same name):
  * where a thread that becomes runnable should be queued. Order: cache-warm idle last CPU → idle CPU in the

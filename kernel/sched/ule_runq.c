@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_runq.c — the generic run queue (FreeBSD's struct runq and its
  * runq_add/runq_remove/runq_choose of kern_switch.c, with ULE's own

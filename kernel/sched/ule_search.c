@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_search.c — searching the cpu_group tree for the least / most loaded
  * CPU (FreeBSD's cpu_search_lowest, cpu_search_highest, sched_lowest,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_stats.c — schedstats: per-CPU counters kept in each tdq, each
  * incremented by the CPU doing the counted work, read lock-free.

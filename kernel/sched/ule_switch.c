@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_switch.c — the switch path (FreeBSD's sched_switch), the per-tick
  * work (sched_clock: calendar, run-time history, priority and slices, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_sync.c — synchronous wake-ups, learned: a thread whose last stretch
  * ended by waking N other threads and then sleeping within the tick of the

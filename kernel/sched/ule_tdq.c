@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_tdq.c — the per-CPU queue (FreeBSD's struct tdq): storage and
  * set-up, placing threads on the realtime / timeshare-calendar / idle run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ule_tunables.c — the tick rate ULE's tunables were derived from and the
  * values derived from them. The tunables themselves (FreeBSD's kern.sched.*

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cmd_bench.c — the `bench` command: the kernel's side of the portable
  * benchmark driver (kernel/bench/bench_drv.h). It parses the words, runs

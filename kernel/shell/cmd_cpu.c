@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_cpu.c — shell commands about the logical CPUs: `cpus` and `cpuid`. */
 #include <shell/shell.h>
 #include <arch/x86_64/smp/smp.h>

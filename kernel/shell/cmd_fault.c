@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_fault.c — deliberate failures, to see (and test) what the kernel does
  * on a panic and on each kind of exception. Every one of them ends the run. */
 #include <shell/shell.h>

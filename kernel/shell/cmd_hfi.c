@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_hfi.c — `hfi`: the Hardware Feedback Interface driver's state (what
  * CPUID enumerates, the table, every row's values per class, which CPUs
  * use which row, the scores handed to hmp, the counters) and the emulated

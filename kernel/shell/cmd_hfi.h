@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_hfi.h — the `hfi` command's parts (cmd_hfi.c: showing and waiting;
  * cmd_hfi_inject.c: the emulated device's injections). */
 #ifndef MOSAIC_SHELL_CMD_HFI_H

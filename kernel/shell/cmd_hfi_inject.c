@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_hfi_inject.c — `hfi set|throttle|restore|storm`: changes injected
  * into the emulated HFI device (docs/hfi.md). Every argument is checked
  * before the device is asked; refused on real hardware and on machines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_hfi_itd.c — the Thread Director part of `hfi`: the driver's state
  * and its reads per class (kernel/dev/hfi/itd.h), then the
  * emulated Thread Director's answers (kernel/emul/emul_itd.h). */

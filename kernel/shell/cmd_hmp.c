@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cmd_hmp.c — the `hmp` command: the providers and each CPU's capacity,
  * weight and scores. The manual provider's sysctls are in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_info.c — shell commands that report: help, version, echo, uptime, cmdline. */
 #include <shell/shell.h>
 #include <lib/cmdline.h>

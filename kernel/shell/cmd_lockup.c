@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_lockup.c — `lockup soft|hard CPU SECONDS`: lock one CPU up on
  * purpose for a while, to see the watchdogs report it (kernel/shell/lockup.c;
  * the watchdogs: docs/smp.md). */

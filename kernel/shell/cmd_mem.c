@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_mem.c — physical memory and heap usage: the `mem` command (the hw./vm.
  * sysctls are kernel/mm/mm_sysctl.c). */
 #include <shell/shell.h>

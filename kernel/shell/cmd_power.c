@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_power.c — ending the run: reboot, poweroff, exit (QEMU tests). */
 #include <shell/shell.h>
 #include <arch/x86_64/power.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_rapl.c — `rapl [MS]`: the RAPL energy counters (rapl.h): where they
  * come from, their units and the energy since boot; with MS, also the
  * energy and average power over the next MS milliseconds of guest time. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cmd_sched.c — the `sched` command: the scheduler's statistics
  * (schedstats), summed or per CPU. The kern.sched.* sysctls are in

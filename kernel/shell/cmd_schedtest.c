@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_schedtest.c — `schedtest storm|pingpong|pin|latency`: self-checks of
  * the thread layer and the scheduler that print counts for the QEMU tests
  * (tests/integration/test_sched.py) to check. Each prints one result line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_sleep.c — `sleep MS`: the shell thread sleeps, so a boot script can
  * let load build up before it looks (`spawn 4 cpu; sleep 3000; top`). */
 #include <shell/shell.h>

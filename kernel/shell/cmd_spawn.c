@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_spawn.c — `spawn`: start N CPU-bound or sleep/wake threads by hand,
  * doing their CPU work through work() (work.h), and report what each got
  * done once the last of them ends. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_sysctl.c — the `sysctl` command over the kernel's sysctl set. */
 #include <shell/shell.h>
 #include <lib/sysctl.h>

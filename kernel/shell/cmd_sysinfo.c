@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cmd_sysinfo.c — what this machine is, in a few lines a user can
  * photograph: the CPU's brand string, how many P, E and LP-E CPUs (and

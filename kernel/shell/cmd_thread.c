@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_thread.c — `ps` and `top`: looking at threads (`spawn`, which
  * starts load by hand, is in cmd_spawn.c). */
 #include <shell/shell.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_thread.h — argument parsing shared by the thread commands
  * (cmd_thread.c, cmd_spawn.c, cmd_schedtest.c). */
 #ifndef MOSAIC_SHELL_CMD_THREAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cmd_topo.c — the `topo` command: it prints the cpu_group tree
  * (kernel/sched/topo.h) the scheduler uses (thread_topo_live()), or for

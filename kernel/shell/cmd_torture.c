@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cmd_torture.c — `torture [--time S] [--seed N] [--stressors LIST]`: one
  * pass of the torture stressor (kernel/torture/torture.h, docs/torture.md)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd_user.c — `run`, `kill` and `jobs`: user programs from the shell,
  * each in a job of its own, and the process table that `ps` prints after
  * the threads (docs/userland.md). */

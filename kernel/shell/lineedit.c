@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lineedit.c — line editing state machine (see lineedit.h). */
 #include <shell/lineedit.h>
 #include <kern/printk.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * lineedit.h — terminal line editing for the shell, independent of any
  * device: bytes go in one at a time, screen updates come out through a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lockup.c — lockups made on purpose (see lockup.h). The spins read the
  * TSC inline and call nothing, so the watchdog's report from inside them
  * always names the spinning function as frame #0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lockup.h — lockups made on purpose, for the watchdogs' test command
  * (`lockup`, kernel/shell/cmd_lockup.c; docs/smp.md). */
 #ifndef MOSAIC_LOCKUP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* shell.c — the kernel monitor's read-run loop and command dispatch. */
 #include <shell/shell.h>
 #include <shell/shell_words.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * shell.h — the kernel monitor: a command table and the read-run loop.
  *

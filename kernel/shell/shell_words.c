@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* shell_words.c — cutting boot scripts into commands and command lines
  * into words (shell_words.h). */
 #include <shell/shell_words.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * shell_words.h — how the shell cuts what it is given: a boot script into
  * ';'-separated commands, a command line into words. Portable C, bounded,

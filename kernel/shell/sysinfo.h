@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sysinfo.h — the boot summary and `sysinfo` (kernel/shell/cmd_sysinfo.c). */
 #ifndef MOSAIC_SYSINFO_H
 #define MOSAIC_SYSINFO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* mutex.c — sleeping mutexes (see mutex.h). */
 #include <sync/mutex.h>
 #include <thread/thread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mutex.h — mutexes that sleep: a contending thread gives its CPU away
  * instead of spinning. Threads only (never an interrupt handler, never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sem.c — counting semaphores (see sem.h). */
 #include <sync/sem.h>
 

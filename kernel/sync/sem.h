@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sem.h — counting semaphores; sem_wait() sleeps while the count is 0.
  * sem_post() may be called from interrupt handlers. */
 #ifndef MOSAIC_SEM_H

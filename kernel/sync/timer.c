@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* timer.c — one-shot timers on per-CPU lists, fired by the tick (see
  * timer.h). Each list is sorted by deadline and guarded by its own lock. */
 #include <sync/timer.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * timer.h — one-shot timer callbacks, driven by the LAPIC tick.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* waitq.c — wait queues and condition variables (see waitq.h). */
 #include <sync/waitq.h>
 #include <sync/mutex.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * waitq.h — wait queues: threads sleeping until a condition holds.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sched_plat.c — the kernel's side of kernel/sched/sched_plat.h: CPUs,
  * tdq locks, time, the reschedule IPI, idle halting, memory and panics. */
 #include <sched/sched_plat.h>

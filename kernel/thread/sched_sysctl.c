@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sched_sysctl.c — the kernel's kern.sched.* sysctl tree, expanded from
  * the scheduler's variable table (kernel/sched/sched_vars.def, where each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* thread.c — kernel thread life cycle: creation, exit, join, reaping, the
  * list of all threads and the pool of thread stacks (see thread.h). */
 #include <thread/thread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * thread.h — kernel threads: creation, exit, join, sleeping, yielding,
  * preemption control, and the hooks the tick, the IPIs and the boot path

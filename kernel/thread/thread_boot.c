@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* thread_boot.c — starting the scheduler: the topology tree, the boot
  * flow's own thread, one idle thread per CPU, the APs' entry into theirs,
  * and the idle loop (see thread.h). */

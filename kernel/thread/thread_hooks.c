@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* thread_hooks.c — the thread layer's hook points (thread.h): what the
  * layers above it do at every switch and add to a thread's record, so the
  * thread layer itself never calls them. Registered at boot

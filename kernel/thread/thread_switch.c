@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* thread_switch.c — switching between threads: blocking and waking,
  * timed sleeps, yielding, preemption (tick, IPI, critical sections) and
  * the accounting of CPU time (see thread.h). */

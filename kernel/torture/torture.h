@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture.h — the `torture` stressor (docs/torture.md): for a bounded
  * time, with a seed, every CPU at once creates, sleeps, wakes, yields,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_bench.c — the bench stressor: short runs of the `bench`
  * workloads (kernel/bench/bench_wl.h: cpu, make, pgbench, hackbench,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_hfi.c — the HFI stressor: the emulated device (kernel/emul/
  * emul_hfi.h) driven hard while everything else runs — storms of changes,

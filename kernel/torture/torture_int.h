@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_int.h — between the files of the torture stressor: the state of
  * one pass, shared by the controller (the shell thread, torture_run.c) and

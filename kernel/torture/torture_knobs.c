@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_knobs.c — the switch stressor: kern.sched.policy, every
  * kern.sched.hmp.* switch and kern.sched.primary (the variable table,

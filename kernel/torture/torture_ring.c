@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_ring.c — per-CPU rings of recent torture operations (see
  * torture_ring.h). Each CPU writes only its own ring; a spinlock per ring

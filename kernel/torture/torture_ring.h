@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_ring.h — the last operations of each CPU during a torture pass:
  * a small ring per CPU, printed when a check fails so the failure can be

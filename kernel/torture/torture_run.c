@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_run.c — one torture pass (torture.h): it turns kern.sched.debug
  * and witness on, starts a worker per online CPU, and itself flips the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_user.c — the user-process stressor: short programs of the boot
  * archive (faults that must fault; system-call fuzzing, and sequences of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * torture_worker.c — the kernel-thread stressor: one worker per CPU doing
  * random operations until the pass stops — children created and joined,

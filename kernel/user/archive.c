@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* archive.c — the boot archive's cpio "newc" reader (see archive.h). Every
  * read is bounded by the archive's size; messages go through ksnprintf's
  * subset of printf. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * archive.h — the boot archive of user programs: a cpio "newc" archive
  * (the portable format of cpio(1) -H newc and of Linux's initramfs) that

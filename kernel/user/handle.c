@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* handle.c — endpoints' lives and the per-process handle tables (see
  * uproc.h). A process reaches an endpoint only through a handle it was
  * given: by creating the endpoint, from its spawner, or from a service

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ipc.c — synchronous message passing in the L4/seL4 tradition
  * (docs/userland.md, "IPC").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * proc.c — the process table, killing, and the end of a process
  * (docs/userland.md, "Processes").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* proc_spawn.c — starting a program: a new process with its own address
  * space, the program's segments, a first stack holding its arguments and
  * one thread, in its parent's job or a job of its own (docs/userland.md,

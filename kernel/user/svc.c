@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* svc.c — service names: a process publishes an endpoint it receives on
  * under a name, and any process may look the name up and get a handle
  * with the send right only (docs/userland.md, "Handles and names").

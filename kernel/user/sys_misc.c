@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sys_misc.c — the console, time, CPUs, work(W) and fault-injection system calls
  * (include/mosaic/syscall.h; docs/userland.md); memory: sys_vm.c. */
 #include <user/uproc.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sys_proc.c — the process system calls: exit, spawn, wait, kill, getpid,
  * ready (include/mosaic/syscall.h; docs/userland.md). */
 #include <user/uproc.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sys_thread.c — the thread system calls: create, exit, join, gettid,
  * sleep, yield, CPU affinity, nice, statistics. A tid argument of 0 means
  * the calling thread; any other must be a thread of the caller's process.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sys_vm.c — the memory system calls (include/mosaic/syscall.h;
  * docs/userland.md): SYS_VM_MAP and SYS_VM_UNMAP on the caller's address
  * space (uvm_map.c). Portable: also built into the host harnesses. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* syscall.c — the system-call table and its dispatcher (the numbers and
  * conventions: include/mosaic/syscall.h; docs/userland.md). */
 #include <user/uproc.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uargs.c — a new program's arguments (see uargs.h). */
 #include <user/uargs.h>
 #include <user/ucheck.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uargs.h — a new program's arguments: collected from the spawning process
  * (or the shell) into one kernel buffer, then laid out at the top of the

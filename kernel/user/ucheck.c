@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ucheck.c — system-call argument checks without kernel state (see ucheck.h). */
 #include <user/ucheck.h>
 #include <user/ulayout.h>

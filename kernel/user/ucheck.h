@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ucheck.h — argument checks of the system calls that need no kernel state:
  * user pointer ranges, timeouts, names, the spawn request. Portable C

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uelf.c — placing a program into a new address space. The file is
  * checked whole first (elf_check_rules() with the program rules: the same
  * code and strictness as the boot loader's kernel checks, boot/elf_check.c),

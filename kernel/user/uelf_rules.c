@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uelf_rules.c — the program rules of the shared ELF checks (see uelf_rules.h). */
 #include <user/uelf_rules.h>
 #include <user/ulayout.h>

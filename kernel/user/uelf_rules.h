@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uelf_rules.h — where a user program may lie (the rules elf_check_rules()
  * applies to programs; boot/elf_check.h). Portable. */
 #ifndef MOSAIC_USER_UELF_RULES_H

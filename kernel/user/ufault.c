@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ufault.c — an exception in user mode: one line on the console naming
  * the process, the thread, the fault, its address and a backtrace of the
  * user stack (frame pointers, read through copy_from_user()), at a limited

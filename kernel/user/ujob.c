@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ujob.c — the life of jobs (docs/userland.md, "Jobs"): the tree, the
  * references that keep a job while anything is charged to it, and the
  * mark of a killed job; their counts are ulimit.c's (ulimit.h). A job is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ulayout.h — the user half of every address space (docs/userland.md).
  *

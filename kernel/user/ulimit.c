@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ulimit.c — the limits of what processes may create, and their counts in
  * processes and jobs (see ulimit.h), each limit a sysctl. */
 #include <user/ulimit.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ulimit.h — limits on what processes may create (docs/userland.md,
  * "Limits" and "Jobs"). For each kind of kernel object a process can make

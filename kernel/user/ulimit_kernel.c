@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ulimit_kernel.c — what the limits (ulimit.h) ask of the kernel: who
  * makes the operator's charges, and the report of a refused charge. */
 #include <user/uproc.h>

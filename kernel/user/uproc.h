@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uproc.h — processes, their threads, address spaces, handles and waits:
  * the structures the files of kernel/user/ share (docs/userland.md).

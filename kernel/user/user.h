@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * user.h — user mode as the rest of the kernel sees it: boot, the hooks of
  * the trap path and the thread layer, and what the shell needs (run, kill,

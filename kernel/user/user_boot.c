@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * user_boot.c — user mode at boot: the boot archive, the CPUs, the reaper
  * and init (docs/userland.md, "Boot"); and the shell's way to start

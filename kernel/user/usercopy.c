@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* usercopy.c — every access of the kernel to user memory through a user
  * address goes through these three functions: the range is checked first
  * (ucheck_range(): inside the user half, no wrap-around), then the copy

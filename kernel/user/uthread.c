@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uthread.c — the threads of processes: each is a kernel thread (scheduled
  * by ULE like any other) whose record links it to its process, entering
  * user mode at its start and leaving through uthread_exit() (see uproc.h). */

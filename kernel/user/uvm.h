@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uvm.h — a process's address space: its page tables (uvm.c), the
  * SYS_VM_MAP area and its regions (uvm_map.c), its thread stacks

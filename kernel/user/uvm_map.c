@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uvm_map.c — the SYS_VM_MAP area of an address space (see uvm.h): a list
  * of regions by address, each followed by at least one unmapped page. A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uvm_stack.c — the thread stacks of an address space (see uvm.h): each
  * below the last, above an unmapped guard page, never unmapped while the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uwait.c — how threads wait in the user layer: channels of waiters under
  * user_lock, with timeouts and kills (see uproc.h, "waits"). */
 #include <user/uproc.h>

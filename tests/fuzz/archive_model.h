@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * archive_model.h — the plan of an input of the boot archive's fuzz harness
  * (tests/fuzz/fuzz_archive.c), and the model that says what the reader

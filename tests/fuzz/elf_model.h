@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * elf_model.h — the model of the fuzz harness of the shared ELF checks
  * (tests/fuzz/fuzz_elf.c): the rules of boot/elf_check.h written out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz.h — the small framework of Mosaic's seeded fuzz harnesses
  * (tests/fuzz/fuzz_<name>.c). Each harness defines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the MADT parser (kernel/arch/x86_64/acpi/acpi_madt.c):
  * tables of random processor (xAPIC, x2APIC; enabled, online-capable,
  * disabled; repeated and invalid ids), IOAPIC, override and address

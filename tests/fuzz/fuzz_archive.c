@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the boot archive reader (kernel/user/archive.c).
  *
  * Each input is planned as a list of newc entries, then written out as

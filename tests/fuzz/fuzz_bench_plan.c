@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fuzz harness of the `bench` command's parser (bench_plan_parse(),
  * kernel/bench/bench_drv.c, with the workloads' options of bench_wl.c).

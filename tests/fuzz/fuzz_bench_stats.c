@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fuzz harness of the benchmark statistics and report (kernel/bench/).
  * Random sample sets (sizes 1, 2, small and up to 1024; ties, zeros and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the kernel command-line parser and its key checks
  * (kernel/lib/cmdline.c, cmdline_keys.c), checked against a reference
  * model of the grammar in docs/cmdline.md written the other way round:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the CPUID replay tool's dump reader and checks
  * (tools/cpuid-replay/dump.c, dump_check.c, replay.c) with the kernel's
  * decoder and topology builder behind them.

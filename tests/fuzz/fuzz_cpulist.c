@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the CPU lists people type (kernel/lib/cpulist.c: `spawn
  * … cpus=` sets and `pin=` sequences, `sysctl kern.sched.primary=`): lists
  * built from numbers near the machine's CPU count, ranges, commas, masks

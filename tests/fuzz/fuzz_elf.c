@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the shared ELF checks (boot/elf_check.c), with the
  * loader's kernel rules and the kernel's user-program rules
  * (kernel/user/uelf_rules.c), one or the other per iteration.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the HFI driver's table reader and update path
  * (kernel/dev/hfi/hfi_*.c) on the scripted machine of
  * tests/unit/hfi_fake.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the HID boot keyboard report parser and its scancode
  * translation (kernel/dev/usb/hid_kbd.c): each report's verdict against a
  * reference model of the rules, and for accepted reports a round trip:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the shell's line editor (kernel/shell/lineedit.c).
  *
  * Every iteration is one session of lines. In key mode the input is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the machine-description parser and checker
  * (kernel/emul/machine_desc/machine_parse.c, machine_check.c, machine_values.c), the
  * application to CPU descriptors (machine_apply.c) and the topology

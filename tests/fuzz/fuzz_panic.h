@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_panic.h — panic() for the harnesses that build kernel code with the
  * host machine of tests/unit/uvm_host.h: a panic (a failed KASSERT, a

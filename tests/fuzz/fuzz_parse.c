@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the number parsers (kernel/lib/parse.c), checked
  * against a reference model written with the C library. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the ACPI MCFG parser (kernel/dev/pci_mcfg.c): tables
  * built from a model (1..10 entries, good and bad bases and bus ranges),
  * sometimes mutated, parsed from an exact-size copy; the result must match

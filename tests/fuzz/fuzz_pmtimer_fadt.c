@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the FADT's PM timer fields
  * (kernel/arch/x86_64/clock/pmtimer_fadt.c): tables of every length
  * around the field offsets, with PM_TMR_BLK, PM_TMR_LEN, the flags and

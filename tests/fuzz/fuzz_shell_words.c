@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the shell's cutting of its input
  * (kernel/shell/shell_words.c): boot scripts cut into ';'-separated
  * commands and command lines split into words, built from words, blanks,

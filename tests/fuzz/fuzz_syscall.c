@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the system-call layer (kernel/user/handle.c, svc.c,
  * ipc.c, sys_vm.c, on the address spaces of uvm*.c and the limits of
  * ulimit.c) on the host (tests/unit/user_host.h, uvm_host.h).

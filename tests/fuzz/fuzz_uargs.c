@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of a new program's arguments (kernel/user/uargs.c).
  *
  * Each input is a fake user address space (tests/unit/user_mem.h) holding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the program loader (kernel/user/uelf.c) on top of the
  * shared ELF checks (boot/elf_check.c with the program rules), loading
  * into fresh address spaces of the host machine (tests/unit/uvm_host.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the USB configuration descriptor parser
  * (kernel/dev/usb/usb_desc.c). Half the inputs are built from the grammar
  * (interfaces, class descriptors, endpoints, some forming a boot

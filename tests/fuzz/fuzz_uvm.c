@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the address spaces (kernel/user/uvm.c, uvm_map.c,
  * uvm_stack.c) on the host machine of tests/unit/uvm_host.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the loader's graphics mode policy (boot/video.c):
  * command lines of random words (quoted, escaped, unterminated, long)
  * against a reference tokenizer for the last video= value; EDID blocks

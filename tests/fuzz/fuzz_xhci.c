@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fuzz harness of the xHCI event and transfer handling
  * (kernel/dev/usb/xhci_ring.c, xhci_dev.c) against the fake controller of
  * tests/unit/xhci_fake.c, which consumes the rings as xHCI does and keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * topo_check.h — for fuzz harnesses that end in topo_build()
  * (kernel/sched/topo_build.c): checks that a tree built from the present

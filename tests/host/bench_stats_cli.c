@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_stats_cli — the kernel's benchmark statistics and report on the
  * host, for the Python tests in tests/host/ (built as

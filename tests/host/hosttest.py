@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Runner of one host Python test file (tests/host/test_*.py), run by
 tests/run_all.py under Debian's /usr/bin/python3, which has the packages
 tools/deps.sh installs (python3-scipy, python3-matplotlib).

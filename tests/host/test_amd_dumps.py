@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The replay of the AMD heterogeneous dumps in tests/data/cpuid/ against
 an independent decode of the same leaves, written from AMD's APM (vol. 3,
 CPUID Fn8000_0026 and Fn8000_001D) without the kernel's code: per logical

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """tools/bench-report.py on a serial log the kernel's `bench` command wrote
 (tests/data/bench-kernel-small-hybrid.log, captured unedited from QEMU:
 a seed-report sweep of cpu, a compact schbench plan with latencies, a make

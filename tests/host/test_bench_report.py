@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """tools/bench-report.py on serial logs: tests/data/bench-serial-sample.log
 (several blocks among other output, a kernel message inside a block, CRLF
 lines, a damaged, a truncated, an invalid, a writer-broken block, an

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The kernel's benchmark statistics (kernel/bench/, run on the host as
 build/host/bench_stats_cli) against SciPy 1.10 and Python's statistics
 module, on the seed report's 14 column pairs and on generated sample sets

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Every repository path a doc names exists. The docs are README.md,
 docs/*.md and the README.md of each folder under kernel/; a path is a word
 inside `backticks` that starts with one of the repository's top folders

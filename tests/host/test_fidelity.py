@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Issue 19's check in make test (tools/fidelity.py): on the i7-1370P model
 at 4 threads, 200 simulated runs of stock ULE on FreeBSD's tree fit the
 seed report's 12 GENERIC samples (exact multinomial on the placement

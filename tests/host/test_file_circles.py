@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The largest circle of kernel files (tools/file-circles.py: files that
 all reach each other through what they call or read) stays at most
 MAX_CIRCLE files: the scheduler's core loop and the process layer, not

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The include graph keeps the layers (docs/architecture.md, "Layers" and
 "Boundaries"). Three rules, each failure naming FILE:LINE:
 

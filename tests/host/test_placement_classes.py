@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """tools/placement-classes.py: the classes it reads from `where` lines
 (shares times threads, rounded), their counts per policy and thread count,
 and its exact multinomial test on cases worked by hand."""

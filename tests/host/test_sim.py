@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """schedsim (build/schedsim, docs/sim.md): determinism, the direction of
 its results on the i7-1370P model (with margins, never exact numbers), hmp
 deciding as ULE on homogeneous machines, a timed HFI event moving threads,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """schedsim's property run on generated machines (docs/sim.md, "Property
 run"): `schedsim --properties N --seed 1` must pass for every workload
 (hmp >= 0.99 x ULE for cpu and 0.98 x for make, pgbench, hackbench,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A QEMU machine running Mosaic, driven over its serial console.
 
 Every wait has a timeout, and the whole QEMU process group is killed when

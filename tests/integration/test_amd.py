@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """AMD's heterogeneous parts under QEMU (machines/strix-point.machine,
 machines/phoenix-2.machine; docs/amd.md): each boots with every CPU online
 to the shell, `cpus` gives the classic (P) and dense (E) cores with SMT and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The `bench` command in QEMU (docs/bench.md). On the small hybrid machine
 (one shared boot): every workload runs small with its conservation check
 passing, a value above 0 and every thread joined; the seed report's layout;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The benchmark entries of build/mosaic.iso's GRUB menu (iso/grub.cfg),
 booted as a USB stick on the small hybrid machine: the quick benchmark
 entry, chosen with the arrow keys on the serial console, runs its plan from

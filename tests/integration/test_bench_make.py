@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """`make bench` (tools/bench-run.sh): boots the small hybrid machine
 headless, runs one plan in the seed report's layout, and leaves the serial
 log and the CSV and PNG files of every block in BENCH_OUT; a plan the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Booting to the shell prompt on one and on four CPUs, from the ESP image."""
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A panic and each kind of CPU exception produce the full report (vector,
 error code, registers, CR2 for page faults, a symbolised backtrace) and stop
 the machine (panic=exit: QEMU exits with status 3)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The HFI driver against the emulated HFI device (docs/hfi.md): on the
 i7-1370p model (one boot shared by the first tests) the table shows the
 description's 8 rows; a timed `event` and `hfi set` reach the driver

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """hmp in QEMU: on a plain PC every CPU is equal (1024, weight 256); on an
 emulated hybrid machine the machine description gives capacities and the
 HFI driver the scores, the manual sysctls override them and `auto` removes the

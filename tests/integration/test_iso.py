@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """build/mosaic.iso boots through GRUB from an emulated USB stick
 (qemu-xhci + usb-storage) into the shell."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Thread Director (docs/hfi.md, "Thread Director"): on a small hybrid
 machine with an emulated Thread Director (tests/data/itd-small-hybrid.machine,
 one boot), a thread doing vector work is read as class 1 at its switches

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """One program cannot deny the others (issue 31, docs/userland.md "Jobs"):
 on one booted small hybrid machine, each attack a program can make on the
 shared pools runs from a user program, and afterwards the shell still

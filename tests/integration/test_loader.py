@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Loader errors before the kernel runs: a clear message on the console, then
 control goes back to the firmware (OVMF falls through to its UEFI shell)."""
 import os

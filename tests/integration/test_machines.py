@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Machine descriptions under QEMU (docs/machines.md): the host checks a
 description with the kernel's parser before QEMU starts (build/machine-info,
 tools/qemu-run.sh, make run-qemu); the kernel takes the topology from a good

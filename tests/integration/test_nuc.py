@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """What a user of the NUC sees, under QEMU: the console at 1920x1080 and
 3840x2160 (the loader sets a mode other than the firmware's first, the
 font grows, the status line shows per-CPU load by core type on the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Hybrid placement in QEMU (docs/hmp.md), with the work clock on. On the
 i7-1370P model: four CPU-bound threads under kern.sched.policy=hmp run on
 four distinct P cores; throttling two of those cores (HFI perf 0) moves

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Kernel threads under the ULE scheduler in QEMU: a thread storm with the
 run-queue invariants on, ping-pong wakeups, pinning and re-pinning, N
 CPU-bound threads keeping N CPUs busy, an interactive thread's priority and

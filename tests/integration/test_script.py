@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Script mode: run= on the kernel command line, and `make run-qemu RUN=`."""
 import os
 import subprocess

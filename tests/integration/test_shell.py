@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Every shell command, bad input, line editing and both input devices, on
 one booted machine (4 CPUs, monitor socket for PS/2 key injection)."""
 import os

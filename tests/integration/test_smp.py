@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """SMP bring-up: every CPU comes online (1, 4 and 20 CPUs), every CPU's
 timer ticks, smp_call_on() reaches every CPU, maxcpus= leaves CPUs offline
 with a message, an AP whose start-up IPIs are lost is started again or left

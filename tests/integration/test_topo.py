@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Every machine preset boots with all its CPUs online, the expected
 topology tree and hmp as the placement policy (its boot summary's policy
 line; on a machine whose CPUs are all alike hmp decides as stock ULE); `cpus`, `cpuid` and kern.sched.topology_spec on a booted

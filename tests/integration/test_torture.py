@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The torture stressor (docs/torture.md) under QEMU: 60 s on the
 i7-1370P model and 20 s on the Core Ultra 7 155H model, every stressor at
 once on every CPU, with kern.sched.debug and witness on; the report must

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The NUC's situation under QEMU: build/mosaic.iso boots from an emulated
 USB stick on a qemu-xhci controller, with no PS/2 controller (i8042=off)
 and a serial port that only prints; every key comes from a USB keyboard

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """User mode (docs/userland.md): init at boot, `run`, `run -b`, `kill`,
 Ctrl-C, `ps`, the programs hello, faults, kv/kvd, ipcbench, sysfuzz (single
 calls and sequences across processes), limits and oomwalk on one booted

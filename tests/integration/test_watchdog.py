@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The lockup watchdogs and the panic's backtraces, on one booted machine
 (4 CPUs, panic=exit): the sysctls and their range; `lockup soft` is
 reported once by the stuck CPU itself with the spinning function in its

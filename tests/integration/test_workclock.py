@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The work clock under QEMU (docs/hfi.md, "The work clock and the speed
 model"): on an emulated machine a thread gets less work done per second of
 CPU time on an E-core than on a P-core, and two busy SMT siblings share

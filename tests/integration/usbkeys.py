@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Typing through the QEMU monitor's `sendkey` into an emulated USB
 keyboard (QEMU key names, US layout)."""
 import re

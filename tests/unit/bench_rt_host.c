@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench_rt_host.c — the benchmark runtime on POSIX threads (see
  * bench_rt_host.h). */
 #define _GNU_SOURCE

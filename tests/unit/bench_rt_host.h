@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bench_rt_host.h — kernel/bench/bench_rt.h on the host, for the unit
  * tests of the workloads and the driver: POSIX threads, the C library's

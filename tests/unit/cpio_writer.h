@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpio_writer.h — writes cpio "newc" entries the way tools/make-archive.py
  * does, for the host tests and the fuzz harness of the boot archive reader

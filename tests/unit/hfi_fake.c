@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hfi_fake.c — the scripted machine of hfi_fake.h: door.h, hfi_plat.h and
  * the part of hmp.h the driver calls, on the host. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hfi_fake.h — a scripted machine for the portable HFI driver
  * (kernel/dev/hfi/hfi.h) on the host: the door (CPUID and the
  * package MSRs with their real semantics: R/WC0 log bits, faults on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* host_sysctl.c — setting the linked sysctls by name (see host_sysctl.h). */
 #include <tests/unit/host_sysctl.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * host_sysctl.h — the sysctls of the kernel sources a host test links, set
  * by name as the shell's `sysctl NAME=VALUE` does (kernel/lib/sysctl.c on

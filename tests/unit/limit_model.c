@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* limit_model.c — the model of the limits, jobs and injected failures (see
  * limit_model.h). */
 #include <tests/unit/limit_model.h>

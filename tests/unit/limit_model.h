@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * limit_model.h — the reference model of the limits of kernel/user/ulimit.c
  * and of the allocation failures the host machine injects (uvm_host.h),

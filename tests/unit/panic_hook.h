@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * panic_hook.h — a host stand-in for the kernel's panic(): it records the
  * message and jumps back into the test that armed it with EXPECT_PANIC; an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sched_plat_mt.c — a multi-threaded host implementation of
  * kernel/sched/sched_plat.h for race tests: every CPU is a pthread (the
  * calling pthread's CPU is mt_self), tdq locks are real spinlocks with an

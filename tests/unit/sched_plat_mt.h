@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sched_plat_mt.h — knobs of the multi-threaded host implementation of
  * sched_plat.h (sched_plat_mt.c) used by the race tests. */
 #ifndef MOSAIC_SCHED_PLAT_MT_H

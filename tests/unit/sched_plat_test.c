@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sched_plat_test.c — host implementation of kernel/sched/sched_plat.h:
  * a single-threaded machine whose "current CPU", time and online set the
  * test sets in spt; locks are checked flags (taking a held lock or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sched_plat_test.h — knobs of the host implementation of sched_plat.h
  * (sched_plat_test.c), shared by the ULE unit tests and the simulator. */
 #ifndef MOSAIC_SCHED_PLAT_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the MADT parser (kernel/arch/x86_64/acpi/acpi_madt.c) on
  * synthetic tables shaped like real firmware's: x2APIC entries, disabled
  * and online-capable processors, sparse APIC ids with the boot CPU at

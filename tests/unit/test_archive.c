@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests for the boot archive reader (kernel/user/archive.c): a
  * well-formed newc archive lists its files where they are; truncation,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests of the benchmark driver (kernel/bench/bench_drv.c,
  * bench_drv_report.c): the plan parser's defaults, forms and refusals;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests of the benchmark statistics (kernel/bench/bench_stats.c,
  * bench_mwu.c, bench_normal.c, bench_bootstrap.c, bench_math.c): small cases

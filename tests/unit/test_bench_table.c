@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests of the benchmark report (kernel/bench/bench_table.c,
  * bench_table_csv.c, bench_sweep.c, bench_csv.c, bench_out.c): the seed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests of the benchmark workloads (kernel/bench/wl_*.c, bench_wl.c,
  * bench_hist.c) on the POSIX-thread runtime tests/unit/bench_rt_host.c:

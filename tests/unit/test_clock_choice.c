@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the platform timing choices (kernel/arch/x86_64/clock/clock_choice.c):
  * the TSC reference chain with fake references, the tick's mode, the
  * local APIC's mode. The x2APIC and TSC-deadline paths cannot run under

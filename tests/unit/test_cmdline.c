@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the kernel command-line parser (kernel/lib/cmdline.c). */
 #include <stdarg.h>
 #include <stddef.h>

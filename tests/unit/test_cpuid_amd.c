@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests for AMD's leaves in the CPUID decoder (kernel/arch/x86_64/
  * cpu/cpuid_amd.c): the three InstLatx64 dumps of AMD heterogeneous parts

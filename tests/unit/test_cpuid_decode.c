@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests for the CPUID decoder (kernel/arch/x86_64/cpu/cpuid_decode.c), fed
  * by the dump reader of the replay tool (tools/cpuid-replay/dump.c; its own

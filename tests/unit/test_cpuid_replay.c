@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests for the replay tool's dump reader (tools/cpuid-replay/dump.c,
  * dump_check.c) and its whole-machine checks (replay.c): odd lines are

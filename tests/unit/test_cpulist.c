@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the CPU-set and CPU-sequence parsers of `spawn … cpus=`
  * and `pin=` (kernel/lib/cpulist.c). */
 #include <stdarg.h>

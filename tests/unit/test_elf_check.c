@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests for the loader's kernel ELF checks (boot/elf_check.c): a
  * small well-formed kernel image is accepted with the right layout, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for kvsnprintf (kernel/lib/format.c), compared with the C library. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_heap.c — host tests for the kernel heap (kernel/mm/heap.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the HFI driver's interrupt path and publication
  * (kernel/dev/hfi/hfi_event.c, hfi_publish.c) on the scripted
  * machine of hfi_fake.h: the acknowledgement value, one CPU per package

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the HFI driver's detection and enable sequence
  * (kernel/dev/hfi/hfi_start.c, hfi_table.c) on the scripted
  * machine of hfi_fake.h: the order of the steps (LVT masked, linked, then

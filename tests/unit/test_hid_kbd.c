@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the HID boot keyboard report parser and its translation
  * to scancode set 1 (kernel/dev/usb/hid_kbd.c), end to end through the
  * PS/2 decoder (kernel/dev/keymap.c) as the kernel uses them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of hmp (kernel/sched/hmp.c): the providers' order and
  * withdrawal, capacity scaling and weights (the i7-1370P model: P 138,
  * E 256), perf-0 marks and the all-zero rule, generations; the core-type

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of capacity-invariant interactivity under hmp
  * (kernel/sched/ule_hmp.c, hmp_tick_charge): a tick charges the running
  * thread's run history with the work it did there, so the same thread is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of placement by Thread Director class (kern.sched.hmp.itd,
  * kernel/sched/ule_hmp.c, hmp_search.c) and of class swaps
  * (kern.sched.hmp.itd_swap, ule_itd_swap.c) on the i7-1370P shape with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host test of the perf-0 rule worked by hand in docs/hmp.md ("The rule
  * by hand: the 155H's LP-E rows"): on the Core Ultra 7 155H shape with its
  * real HFI snapshot (LP-E rows perf 0 and ee 0), CPU-bound threads placed

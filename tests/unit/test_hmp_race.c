@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Race test of hmp's lock-free publication (kernel/sched/hmp.c) on host
  * threads under ThreadSanitizer: two writers keep changing every CPU's
  * capacity and scores (each record kept self-consistent: capacity = perf

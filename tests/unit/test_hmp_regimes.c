@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of hybrid placement in the regimes a review found it failing
  * (docs/hmp.md, "What was fixed"), each on a synthetic tree: B1 a group's
  * total hiding an idle fast CPU, B2 up-migration that never migrates, B3

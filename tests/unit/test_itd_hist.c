@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the Thread Director class history's hysteresis
  * (kernel/lib/itd_hist.c). */
 #include <stdarg.h>

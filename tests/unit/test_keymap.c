@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the scancode set 1 decoder (kernel/dev/keymap.c). */
 #include <stdarg.h>
 #include <stddef.h>

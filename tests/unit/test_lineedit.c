@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the shell's line editor (kernel/shell/lineedit.c). */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the machine-description parser and its application to
  * CPU descriptors (kernel/emul/machine_desc/machine_parse.c, machine_check.c,
  * machine_apply.c), including every preset in machines/. */

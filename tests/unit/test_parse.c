@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for number parsing (kernel/lib/parse.c). */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the ACPI MCFG parser (kernel/dev/pci_mcfg.c). */
 #include <stdarg.h>
 #include <stddef.h>

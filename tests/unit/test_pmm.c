@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test_pmm.c — host tests for the physical page allocator (kernel/mm/pmm*.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the FADT's PM timer fields (kernel/arch/x86_64/clock/pmtimer_fadt.c):
  * ACPI 1.0 tables with PM_TMR_BLK only, X_PM_TMR_BLK as I/O port or
  * memory, the 24/32-bit flag, hardware-reduced ACPI, and tables that are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the PSF font parser (kernel/dev/psf.c), on fonts built
  * here byte by byte. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of kernel/lib/ratelimit.c: a burst passes per window, the
  * rest is held back and counted, the count is handed to the first event
  * that passes again, and a zero rate lets everything through. */

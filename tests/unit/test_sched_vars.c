@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_sched_vars.c — the scheduler's variable table
  * (kernel/sched/sched_vars.def) and the named policies that read it
  * (kernel/bench/bench_policy_table.c): each line is well formed (names

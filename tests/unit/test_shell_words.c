@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the shell's cutting of its input (kernel/shell/shell_words.c):
  * words, blanks and quotes of a command line; the word limit and an
  * unclosed quote; boot scripts cut at ';' outside quotes, and a command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test_sim_policy.c — schedsim's policies (sim/sim_policy.c) and machine
  * loading (sim/sim_machine.c): the oracle's CPU order on the presets,
  * the random policy's permutation, policy specs and --sysctl settings

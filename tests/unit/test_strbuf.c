@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the bounded string builder (kernel/lib/strbuf.c) and the
  * range-checked number parsers (kernel/lib/parse.c). */
 #include <stdarg.h>

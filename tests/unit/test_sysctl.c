@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for sysctl lookup, listing, formatting and writing (kernel/lib/sysctl.c). */
 #include <stdarg.h>
 #include <stddef.h>

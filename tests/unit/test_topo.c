@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the cpu_group tree builder and printers (kernel/sched/topo_*.c),
  * on synthetic descriptor sets shaped like real and emulated machines. */
 #include <stdarg.h>

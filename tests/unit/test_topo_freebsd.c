@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for the FreeBSD-compatible cpu_group tree
  * (kernel/sched/topo_freebsd*.c): from the real CPUID dumps of
  * tests/data/cpuid/ (decoded by the kernel's decoder), from machine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests for a new program's arguments (kernel/user/uargs.c): argv
  * collected from a fake user address space (tests/unit/user_mem.h), every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests for the system calls' stateless argument checks
  * (kernel/user/ucheck.c): user pointer ranges at every edge of the user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Host tests for the checks of user programs (boot/elf_check.c with the
  * program rules of kernel/user/uelf_rules.c): a program laid out as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of balancing and stealing (kernel/sched/ule_balance.c,
  * ule_idle.c, ule_switch.c): one balancer pass on a given load vector moves
  * the expected thread, a lone running thread is told to repick, pinned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of hybrid placement (kern.sched.policy=hmp; kernel/sched/
  * ule_hmp.c, ule_search.c, ule_pickcpu.c, ule_balance.c) on synthetic
  * trees shaped like the i7-1370P and the Core Ultra 7 155H: where threads

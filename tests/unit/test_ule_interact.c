@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of ULE's per-thread arithmetic (kernel/sched/ule_interact.c):
  * interactivity score and priority for given run/sleep histories, history
  * bounding, slice scaling with load, the preemption rule; and the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of sched_pickcpu (kernel/sched/ule_pickcpu.c): each step of
  * FreeBSD's sched_pickcpu() in order, and which schedstats path counter it bumps, on an
  * 8-CPU tree: root (none) → two L3 packages {0-3}, {4-7} → SMT cores. */

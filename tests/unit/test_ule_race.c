@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Race test of the ULE core (kernel/sched/ule_*.c) on real host threads:
  * four pthreads play four CPUs (sched_plat_mt.c) and, for a fixed number
  * of steps each, run, yield, sleep and get preempted, pin and unpin, tick,

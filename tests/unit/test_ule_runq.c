@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the run queues (kernel/sched/ule_runq.c, ule_tdq.c): FIFO
  * and head insertion, the realtime / calendar / idle split, the calendar's
  * rotation, steal order, and no starvation: a batch thread of the worst

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of cpu_search_lowest / cpu_search_highest (kernel/sched/
  * ule_search.c) on synthetic trees built by topo_build(): the two worked
  * examples of docs/sched.md (a wake-up and a balancing search), group

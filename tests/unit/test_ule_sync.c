@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of learned synchronous wake-ups (kernel/sched/ule_sync.c):
  * which stretches make a thread a sync waker, and what hmp's placement
  * does with one — a request/answer pair (pgbench's client and backend)

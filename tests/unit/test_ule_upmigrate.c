@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of hmp up-migration (kern.sched.hmp.upmigrate; kernel/sched/
  * ule_hmp.c's hmp_upmigrate_pull, hmp_may_ask and hmp_move_target) on a
  * synthetic i7-1370P tree: when an idle CPU asks a running thread over,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host test of up-migration's one rule (kern.sched.hmp.upmigrate,
  * kernel/sched/ule_hmp.c): a hog — a thread that has run a tick on end —
  * never stays on a CPU for more than a few ticks while an idle CPU it may

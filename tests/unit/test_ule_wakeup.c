@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the wake-up and priority-change paths of the ULE core
  * (kernel/sched/ule_add.c, ule_switch.c, ule_balance.c): the sleep boost
  * lasts until the thread next runs, a local wake-up preempts a worse

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the USB descriptor parsers (kernel/dev/usb/usb_desc.c):
  * a boot keyboard's and a USB stick's configurations as devices send
  * them, and broken ones, each refused with a reason. */

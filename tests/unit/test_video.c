@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the loader's graphics mode policy (boot/video.c): the
  * video= word found in a command line (quotes, the last one wins, too
  * long refused), its value parsed, the monitor's preferred mode read from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests for spinlock lock-order checking (kernel/arch/x86_64/witness.c). */
 #include <stdarg.h>
 #include <stddef.h>

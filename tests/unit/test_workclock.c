@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the work clock, the speed model and the energy model
  * (kernel/emul/emul_workclock_model.c, emul_workclock_speed.c,
  * emul_workclock_energy.c) on scripted timelines: each expected value is

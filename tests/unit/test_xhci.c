@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Host tests of the xHCI rings, commands and transfers
  * (kernel/dev/usb/xhci_ring.c, xhci_dev.c) against the fake controller of
  * xhci_fake.c: control transfers with every ending (success, short data

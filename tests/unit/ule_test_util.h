@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ule_test_util.h — helpers shared by the ULE host tests: synthetic
  * a fresh scheduler over synthetic topologies (ut_topo.h), and direct
  * control of per-CPU loads for the search tests. Include once. */

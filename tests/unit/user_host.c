@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* user_host.c — the host stand-ins of the system-call layer (see
  * user_host.h). */
 #include <tests/unit/user_host.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * user_host.h — the system-call layer of kernel/user/ (handle.c, svc.c,
  * ipc.c, sys_vm.c) on the host, on top of the machine of uvm_host.h:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * user_mem.h — a fake user address space for host tests of code that reads
  * user memory through a reader (kernel/user/uargs.h): one buffer standing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ut_hybrid.h — synthetic hybrid machines for the placement tests: the
  * i7-1370P shape (six 2-thread P cores, each its own L2, and two 4-core E
  * modules under one L3) and the Core Ultra 7 155H shape (the same plus a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ut_place.h — placing CPU-bound threads on a booted test scheduler and
  * driving it tick by tick as the kernel does, for the placement tests.
  * Include after ule_test_util.h; one test file at a time. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ut_shape.h — hybrid machines of any shape for the placement tests: P
  * cores (one or two threads, each core its own L2), E modules of any size
  * under the same L3, LP-E cores in a module of their own outside the L3;

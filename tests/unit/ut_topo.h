@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ut_topo.h — synthetic topologies for the scheduler's host tests: the
  * per-CPU descriptors of a uniform machine and the tree topo_build()
  * makes of them. Needs cmocka included first. Include once. */

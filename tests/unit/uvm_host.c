@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uvm_host.c — the host machine under kernel/user/uvm*.c (see uvm_host.h). */
 #include <tests/unit/uvm_host.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uvm_host.h — the machine under kernel/user/uvm*.c on the host (unit
  * tests and fuzz harnesses built with -DMOSAIC_HOST): what the address

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uvm_model.c — the reference model of an address space (see uvm_model.h). */
 #include <tests/unit/uvm_model.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uvm_model.h — the reference model of one address space of
  * kernel/user/uvm*.c for the host tests and harnesses, written from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uvm_walk.c — the page-table reader of the host tests (see uvm_walk.h). */
 #include <tests/unit/uvm_walk.h>
 #include <stdio.h>

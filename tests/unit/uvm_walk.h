@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * uvm_walk.h — reading a host address space's page tables (tests/unit/
  * uvm_host.h) the way the MMU would, independently of kernel/user/uvm.c:

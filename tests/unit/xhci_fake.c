@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xhci_fake.c — the fake controller of xhci_fake.h: the host stubs of
  * what xhci_ring.c and xhci_dev.c call, the event ring it writes, its
  * clock, the doorbell and the set-up. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xhci_fake.h — a fake xHCI controller under the real ring, command and
  * transfer code (kernel/dev/usb/xhci_ring.c, xhci_dev.c) on the host, with
  * the host stubs those files call (pages, printk, time, usb_sleep_ms, the

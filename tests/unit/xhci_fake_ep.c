@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xhci_fake_ep.c — how the fake controller of xhci_fake.h consumes its
  * producer rings (xHCI 1.2, 4.9.2: the cycle bit, Link TRBs with Toggle
  * Cycle): EP0's control transfers (4.11.2.2) and the interrupt endpoint's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xhci_fake_int.h — the inside of the fake xHCI controller of
  * xhci_fake.h, shared by its three files: xhci_fake.c (host stubs, the
  * event ring, time, set-up), xhci_fake_ep.c (how the endpoints and the

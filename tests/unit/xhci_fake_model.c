@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* xhci_fake_model.c — the model the driver is checked against (see
  * xhci_fake.h): which events were stale, what each control transfer must
  * return, the reports the keyboard driver must get, and the consistency

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * dump.c — parser for InstLatx64 / AIDA64 CPUID dumps (format: docs/cpuid.md).
  *

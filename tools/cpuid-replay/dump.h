@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * dump.h — an InstLatx64 / AIDA64 CPUID dump in memory: per logical CPU the
  * CPUID leaves and MSR values it lists, and callbacks that serve them to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * dump_check.c — is a parsed dump whole? AIDA64 / InstLatx64 dumps list
  * the same CPUID leaves for every CPU (not always every leaf below the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpuid-replay — run Mosaic's CPU enumeration and topology builders on a
  * CPUID dump in the InstLatx64 text format and print what the kernel's

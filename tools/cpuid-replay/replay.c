@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * replay.c — decoding a dump and building its topology, with the checks
  * only the decoder and a whole machine can show: leaves and MSRs the

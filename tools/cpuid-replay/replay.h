@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * replay.h — a parsed CPUID dump (dump.h) turned into what the kernel would
  * build on that machine: one descriptor per logical CPU through the

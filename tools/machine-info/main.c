@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine-info — the host's view of a machine description (docs/machines.md),
  * through the kernel's own parser and checker (kernel/emul/machine_desc/machine_parse.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* faults — each kind of user fault once, each in a child process of its
  * own, which the kernel must end with a report while everything else runs
  * on:  faults          runs every case and checks how each child ended

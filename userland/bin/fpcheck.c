@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* fpcheck — each thread's x87/SSE registers are its own:
  *   fpcheck [--threads N] [--rounds N]
  * N threads (default 4), all pinned to the CPU the program starts on so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hello — the smallest program: says who and where it is, and echoes its
  * arguments. */
 #include <stdio.h>

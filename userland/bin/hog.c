@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hog — an attack on a shared pool by orphans (docs/userland.md, "Jobs"):
  *     hog pages|threads|names [--children N]
  * Starts N children (default 16), each of which takes as much of the pool

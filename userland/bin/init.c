@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* init — the first process: runs the lines of init.rc, which the kernel
  * passes as its arguments, one program per line ("name args...", a final
  * "&" runs it in the background: init waits until it called ready(), at

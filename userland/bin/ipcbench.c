@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ipcbench — IPC round trips between two processes:
  *   ipcbench [--rounds N]
  * For the server on the same CPU as the client, then on another CPU, it

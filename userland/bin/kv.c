@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kv — the client of kvd:  kv put KEY VALUE | kv get KEY | kv del KEY |
  * kv count. It finds the service by name and talks to it only by IPC. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kvd — a key-value service in user space, the microkernel style: it owns
  * its table, publishes an endpoint under the name "kv" and answers calls
  * (kv.h); nothing else can touch its data. Started by init (init.rc). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* limits — hits each limit on what a process may create (docs/userland.md,
  * "Limits") and says what it saw:
  *     limits           every case, each in a child process of its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* logflood — an attack on the kernel's log (docs/userland.md, "Kernel
  * messages"):
  *     logflood [--time S]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* oomwalk — the kernel out of memory at every allocation of a system call
  * (needs `sysctl debug.fail_nth=1`):
  *     oomwalk [spawn|thread|map|ipc]...   (default: all four)

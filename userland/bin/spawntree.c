@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* spawntree — an attack on the process table (docs/userland.md, "Jobs"):
  *     spawntree [--fanout N] [--depth D]
  * Every node above depth D (default 2) keeps N children (default 32)

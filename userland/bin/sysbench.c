@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sysbench — the CPU test of `bench cpu` (sysbench 1.0.20's cpu test, as
  * the kernel's workload does it) in user mode:
  *   sysbench [--threads N] [--time S] [--events N] [--max-prime N]

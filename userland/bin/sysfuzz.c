@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* sysfuzz — random system calls, one at a time or in sequences:
  *     sysfuzz [--seed S] [--count N]
  *     sysfuzz --procs P --rounds R [--seed S]

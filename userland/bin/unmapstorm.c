@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unmapstorm — threads of one process that map and unmap memory as fast as
  * they can, each pinned to a CPU of its own (docs/userland.md, "Address
  * spaces"):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kv.h — the protocol of kvd, the key-value service (docs/userland.md):
  * clients reach it only by IPC, through the service name KV_SERVICE.
  * A call's label is the operation; the buffer carries the key (and for

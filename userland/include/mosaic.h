@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mosaic.h — Mosaic's own part of the C library: the system calls, threads,
  * IPC, time and work (docs/userland.md). Every function returns what the

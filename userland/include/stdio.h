@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stdio.h — formatted output of Mosaic's C library: to the console
  * (SYS_CONSOLE_WRITE, one call per printf so lines of different programs
  * do not mix) or to a buffer. Formats: %d %i %u %x %X %p %s %c %%, flags

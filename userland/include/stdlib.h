@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stdlib.h — memory, numbers and process end of Mosaic's C library. */
 #ifndef MOSAIC_LIBC_STDLIB_H
 #define MOSAIC_LIBC_STDLIB_H

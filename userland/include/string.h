@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* string.h — string and memory functions of Mosaic's C library. */
 #ifndef MOSAIC_LIBC_STRING_H
 #define MOSAIC_LIBC_STRING_H

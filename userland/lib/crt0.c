@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* crt0.c — where every program starts. The kernel enters _start with RSP
  * 16-byte aligned on the first stack, RDI = argc, RSI = argv (on that
  * stack), RDX = the number of handles passed (docs/userland.md). */

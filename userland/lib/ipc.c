@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ipc.c — the IPC stubs: the message goes in registers (the convention of
  * include/mosaic/syscall.h), and what arrives comes back in them. */
 #include <mosaic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* malloc.c — the heap of a program: blocks with a 16-byte header on a
  * first-fit free list, neighbours merged on free, more memory from
  * SYS_VM_MAP in chunks of at least 256 KiB (never returned: the kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* printf.c — formatted output (see stdio.h), on the kernel's formatter
  * (kernel/lib/format.c, built into the library). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stdlib.c — numbers, sorting, error names and the rest (see stdlib.h,
  * mosaic.h). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* string.c — the string functions the C library has beyond the kernel's
  * (kernel/lib/string.c, built into the library too: memcpy, memmove,
  * memset, memcmp, strlen, strnlen, strcmp, strncmp, strchr). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* syscall.c — the system-call stubs (include/mosaic/syscall.h). */
 #include <mosaic.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* thread.c — threads and the mutex of the C library (see mosaic.h). */
 #include <mosaic.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * arch_hooks.h — every call kernel/arch/x86_64/ makes up into the layers
  * above it, declared in one place, so `grep -rn arch_hooks.h

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-2-Clause
 ; entry.asm — first kernel instructions. The loader jumps here with
 ; RDI = boot_info (direct-map address), interrupts off, its page tables live.
 ; We take our own boot stack, end the frame-pointer chain, and call C.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* power.c — reboot, power off and the QEMU exit port.
  *
  * Preferred path: UEFI runtime ResetSystem, called in physical mode (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* power.h — ending the machine's run. */
 #ifndef MOSAIC_POWER_H
 #define MOSAIC_POWER_H

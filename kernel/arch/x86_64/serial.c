@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* serial.c — COM1 16550 UART: polled output, interrupt-driven input. */
 #include <arch/x86_64/serial.h>
 #include <kern/console.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* serial.h — COM1 (0x3F8) 16550 UART. */
 #ifndef MOSAIC_SERIAL_H
 #define MOSAIC_SERIAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* spinlock.c — test-and-test-and-set spinlocks with interrupts off
  * (see spinlock.h). */
 #include <arch/x86_64/spinlock.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * spinlock.h — busy-waiting mutual exclusion between CPUs.
  *

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-2-Clause
 ; stack_switch.asm — continue on a new stack.
 bits 64
 section .text

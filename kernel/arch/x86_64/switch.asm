@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-2-Clause
 ; switch.asm — the kernel thread context switch.
 ;
 ; A thread switched out leaves on its own stack exactly what the SysV ABI

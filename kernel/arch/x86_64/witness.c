@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* witness.c — lock-order assertions for spinlocks (see witness.h).
  *
  * Locks are grouped into classes by name ("tdq", "heap", ...). While the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* witness.h — spinlock order checking, on when `sysctl debug.witness=1`.
  * Called by spinlock.c on every acquisition and release; cheap when off.
  * Turning it on mid-run only sees acquisitions made from then on. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hfi.h — the Hardware Feedback Interface driver, its portable part: the
  * enable sequence, the thermal-interrupt path (timestamp, copy,

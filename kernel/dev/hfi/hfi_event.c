@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hfi_event.c — the thermal interrupt's HFI part (see hfi.h). The
  * hardware sets IA32_PACKAGE_THERM_STATUS bit 26 once it has written the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hfi_kernel.c — the HFI driver's kernel side (hfi_kernel.h): the platform
  * services of hfi_plat.h, the thermal vector's handler, and the publisher

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hfi_kernel.h — the HFI driver in the kernel (docs/hfi.md): started once
  * at boot, then driven by the thermal interrupt (VEC_THERMAL) and its

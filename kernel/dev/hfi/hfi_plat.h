@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hfi_plat.h — what the portable HFI driver (hfi.h) needs from the
  * machine besides the door: running a function on a given CPU, that CPU's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hfi_publish.c — handing the HFI scores to hmp, from the publisher
  * thread, never from the interrupt (see hfi.h); and consistent reads of

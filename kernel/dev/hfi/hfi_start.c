@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hfi_start.c — detecting the Hardware Feedback Interface and turning it
  * on, in an order that loses no interrupt and never delivers one to a CPU

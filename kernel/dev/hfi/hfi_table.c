@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hfi_table.c — what CPUID leaf 06H says about the Hardware Feedback
  * Interface, where a row's values sit in its table, and the value that

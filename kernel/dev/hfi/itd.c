@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * itd.c — the Thread Director driver (itd.h; docs/hfi.md).
  *

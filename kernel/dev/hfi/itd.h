@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * itd.h — the Thread Director driver (docs/hfi.md, "Thread Director"): the
  * per-thread classification of Intel hybrid CPUs, read at every context

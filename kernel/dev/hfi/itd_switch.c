@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* itd_switch.c — Thread Director at the context switch, registered as
  * two of the thread layer's hook points (thread.h, kernel/main.c): the
  * class the hardware saw for the thread leaving a CPU goes into its

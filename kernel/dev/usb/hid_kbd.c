@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hid_kbd.c — boot keyboard reports to scancode set 1 (see hid_kbd.h). */
 #include <dev/usb/hid_kbd.h>
 

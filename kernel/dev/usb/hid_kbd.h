@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * hid_kbd.h — the HID boot keyboard report (HID 1.11, appendix B.1:
  * modifier byte, reserved byte, six key usages of the Keyboard/Keypad page,

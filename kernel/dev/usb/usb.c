@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * usb.c — the USB thread: finds the xHCI controllers among the PCI
  * functions (class 0x0C, subclass 0x03, interface 0x30), starts them, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* usb.h — USB: xHCI controllers and boot keyboards (kernel/dev/usb/). */
 #ifndef MOSAIC_USB_H
 #define MOSAIC_USB_H

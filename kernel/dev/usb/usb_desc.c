@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* usb_desc.c — the descriptor parsers (see usb_desc.h). Every byte read
  * is inside [b, b + len): lengths are checked before the fields. */
 #include <dev/usb/usb_desc.h>

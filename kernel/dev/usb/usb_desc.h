@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * usb_desc.h — USB standard descriptors (USB 2.0 chapter 9.6; USB 3.2
  * 9.6 for bMaxPacketSize0 as an exponent) and the HID boot keyboard

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * usbkbd.c — USB boot keyboards: each report is checked (hid_kbd.c),
  * turned into scancode set 1 and decoded by the PS/2 keyboard's decoder

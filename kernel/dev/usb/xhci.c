@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * xhci.c — bringing one xHCI controller up (xHCI 1.2, 4.2 "Host Controller
  * Initialization"): take it from the firmware (USB Legacy Support

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * xhci.h — the xHCI host controller driver's own types (xHCI 1.2
  * specification: registers chapter 5, data structures chapter 6, operation

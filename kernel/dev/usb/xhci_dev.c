@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * xhci_dev.c — transfers: control requests on endpoint 0 (setup, data and
  * status stages, xHCI 1.2, 4.11.2.2), the keyboard's report requests on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * xhci_port.c — root port changes: a connected port is reset (USB 2) or
  * found enabled (USB 3), its device gets a slot and an address (xHCI 1.2,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * xhci_ring.c — the xHCI rings (xHCI 1.2, 4.9): producer rings of TRBs
  * with a cycle bit and a Link TRB back to their start, the event ring the

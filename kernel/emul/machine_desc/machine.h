@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine.h — machine descriptions: the emulated hybrid machines Mosaic
  * runs on under QEMU (and the simulator's models). The text format is

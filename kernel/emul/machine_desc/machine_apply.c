@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_apply.c — a parsed machine description over the per-CPU
  * descriptors that CPUID produced (QEMU emulation of hybrid parts).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_check.c — whole-description checks of a parsed machine file:
  * what a single line cannot show (missing keys, missing CPUs, SMT cores and

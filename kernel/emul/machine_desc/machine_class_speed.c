@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_class_speed.c — the optional `class-speed` statement of a
  * machine description (docs/machines.md): how fast code of each Thread

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_hfi.c — the HFI statements of a machine description
  * (docs/machines.md): what the emulated HFI device presents

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* machine_hmp.c — an emulated machine's description as an hmp provider
  * (kernel/sched/hmp.h, HMP_PROV_MACHINE), shared by the kernel and the
  * simulator: each CPU's capacity from its core type's speed (the fastest

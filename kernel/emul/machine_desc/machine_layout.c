@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_layout.c — the CPUID values a machine description implies: the
  * x2APIC ids, leaf 0x1F levels and leaf 4 sharing counts an Intel part

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_parse.c — the machine-description text format (docs/machines.md)
  * into a struct machine. Line by line; whole-machine consistency checks are

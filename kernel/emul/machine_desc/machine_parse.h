@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* machine_parse.h — private to the machine-description parser
  * (machine_parse.c, machine_check.c). */
 #ifndef MOSAIC_MACHINE_PARSE_H

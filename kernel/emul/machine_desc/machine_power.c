@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_power.c — the optional `power` statement of a machine
  * description (docs/machines.md): what one busy core of each type draws,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * machine_values.c — the values of machine-description lines: numbers,
  * decimals, memory sizes, core type names. Portable C.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* acpi.c — RSDP, XSDT/RSDT and MADT parsing (ACPI 6.5, chapter 5.2).
  *
  * Every table is reached through the direct map. Tables whose checksum does

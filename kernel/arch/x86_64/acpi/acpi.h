@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* acpi.h — finding ACPI tables from the RSDP the loader passed, and the
  * interrupt facts of the MADT. */
 #ifndef MOSAIC_ARCH_ACPI_H

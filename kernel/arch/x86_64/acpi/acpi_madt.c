@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * acpi_madt.c — the MADT's entries (ACPI 6.5, 5.2.12): processors (local
  * APIC type 0, local x2APIC type 9), I/O APICs, interrupt source

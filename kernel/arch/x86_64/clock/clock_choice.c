@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clock_choice.c — see clock_choice.h. Portable C, no kernel calls. */
 #include <arch/x86_64/clock/clock_choice.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* clock_choice.h — the timing and APIC choices a real machine forces, as
  * portable decisions (no hardware access; host-tested in
  * tests/unit/test_clock_choice.c). The kernel probes (time.c, lapic.c),

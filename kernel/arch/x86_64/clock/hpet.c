@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hpet.c — High Precision Event Timer main counter (IA-PC HPET spec 1.0a). */
 #include <arch/x86_64/clock/hpet.h>
 #include <arch/x86_64/acpi/acpi.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hpet.h — the HPET main counter as a reference clock for calibration. */
 #ifndef MOSAIC_ARCH_HPET_H
 #define MOSAIC_ARCH_HPET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pit.c — 8254 programmable interval timer, channel 2, polled. */
 #include <arch/x86_64/clock/pit.h>
 #include <arch/x86_64/cpu/cpu.h>

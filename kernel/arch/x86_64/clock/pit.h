@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pit.h — the 8254 PIT channel 2 as a reference clock for calibration. */
 #ifndef MOSAIC_ARCH_PIT_H
 #define MOSAIC_ARCH_PIT_H

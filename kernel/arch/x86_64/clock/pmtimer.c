@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pmtimer.c — the ACPI PM timer (ACPI 6.5, 4.8.3.3 "Power Management
  * Timer") as a reference clock: 3.579545 MHz, 24 or 32 bits, found in the
  * FADT (pmtimer_fadt.c). Machines without an HPET or a PIT (newer Intel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pmtimer.h — the ACPI power-management timer as a reference clock. */
 #ifndef MOSAIC_ARCH_PMTIMER_H
 #define MOSAIC_ARCH_PMTIMER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pmtimer_fadt.c — the ACPI PM timer's place in the FADT (ACPI 6.5,
  * 5.2.9 "Fixed ACPI Description Table": PM_TMR_BLK at offset 76,
  * PM_TMR_LEN at 91, Flags at 112 with TMR_VAL_EXT bit 8 and

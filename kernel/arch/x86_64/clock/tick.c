@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tick.c — the periodic tick: the LAPIC timer in TSC-deadline mode where
  * the CPU has it, else periodic, measured against the TSC (lapic.c), on
  * VEC_LAPIC_TIMER of every CPU. Each tick counts in the CPU's record and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* time.c — TSC-based monotonic time (the periodic tick is tick.c's).
  *
  * The TSC frequency comes from the first source that gives one:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* time.h — monotonic time since boot. */
 #ifndef MOSAIC_TIME_H
 #define MOSAIC_TIME_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* watchdog.c — the lockup watchdogs, run from every CPU's timer tick once
  * the scheduler runs (sched=off: none).
  *

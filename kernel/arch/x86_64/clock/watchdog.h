@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* watchdog.h — the soft and hard lockup watchdogs (watchdog.c). */
 #ifndef MOSAIC_ARCH_WATCHDOG_H
 #define MOSAIC_ARCH_WATCHDOG_H

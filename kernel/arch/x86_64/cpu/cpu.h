@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cpu.h — x86-64 instructions the kernel needs, as inline functions. */
 #ifndef MOSAIC_ARCH_CPU_H
 #define MOSAIC_ARCH_CPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpu_enum.c — CPUID enumeration of the current CPU: executes CPUID and
  * RDMSR here and lets the portable decoder (cpuid_decode.c) interpret them.

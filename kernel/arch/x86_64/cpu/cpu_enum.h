@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpu_enum.h — enumerate the current CPU from its own CPUID and MSRs into a
  * struct cpu_desc (decoding: cpuid_decode.h).

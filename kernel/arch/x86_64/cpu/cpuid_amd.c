@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpuid_amd.c — what an AuthenticAMD (or HygonGenuine) CPU says of itself,
  * into the same vendor-neutral struct cpu_desc as Intel's leaves.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpuid_decode.c — one logical CPU's CPUID values → struct cpu_desc.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpuid_decode.h — turn one logical CPU's CPUID (and MSR) values into a
  * struct cpu_desc. Portable: the values come through callbacks, so the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpuid_decode_int.h — the decoder's working state, shared by the
  * vendor-neutral steps (cpuid_decode.c) and AMD's (cpuid_amd.c). Private to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpuid_layout.c — the CPUID values FreeBSD's x86 topology probe reads
  * (struct cpu_layout, cpu_desc.h), taken raw from one CPU. FreeBSD's rules

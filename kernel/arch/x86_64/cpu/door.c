@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * door.c — the MSR/CPUID door (door.h). Each call first offers the access
  * to the emulated platform (kernel/emul/emul_door.c: the HFI device, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * door.h — the one door between drivers and the CPU's model-specific
  * state: every MSR access and every CPUID query of the HFI driver (and of

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-2-Clause
 ; msr_safe.asm — rdmsr_safe() (cpu.h): RDMSR whose #GP is not fatal. The
 ; #GP handler (trap.c) sees RIP at msr_safe_rdmsr and resumes at
 ; msr_safe_fault (msr_safe.c, msr_safe_fixup()), which returns -1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * msr_safe.c — the fault side of rdmsr_safe() (cpu.h, msr_safe.asm): a
  * #GP raised by its one RDMSR resumes at its fault label instead of

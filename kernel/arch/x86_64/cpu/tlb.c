@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tlb.c — the TLB shootdown of user page tables (see user_cpu.h): one
  * round of IPIs to the CPUs that run the page tables, sent to all of them
  * at once and answered in parallel, and shared by shootdowns that overlap.

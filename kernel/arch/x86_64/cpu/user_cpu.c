@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* user_cpu.c — the CPU side of user mode (see user_cpu.h). Facts from the
  * Intel SDM: vol. 2B, SYSCALL and SYSRET (IA32_STAR, IA32_LSTAR,
  * IA32_FMASK, IA32_EFER.SCE); vol. 3A, "Paging", the supervisor-mode

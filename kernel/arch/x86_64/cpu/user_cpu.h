@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * user_cpu.h — the CPU side of user mode: the SYSCALL MSRs, SMEP, SMAP and
  * UMIP, and what a switch to a thread of a process changes (its page

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-2-Clause
 ; usercopy.asm — the only code that touches user memory through user
 ; addresses (kernel/user/usercopy.c checks the ranges first).
 ;

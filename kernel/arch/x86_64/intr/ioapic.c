@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ioapic.c — the I/O APICs of the MADT, used to deliver ISA interrupts
  * (82093AA datasheet register layout; every chipset IOAPIC follows it). */
 #include <arch/x86_64/intr/ioapic.h>

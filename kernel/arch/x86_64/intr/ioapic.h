@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ioapic.h — routing ISA interrupts through the IOAPIC(s) found in the MADT. */
 #ifndef MOSAIC_ARCH_IOAPIC_H
 #define MOSAIC_ARCH_IOAPIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ipi.c — sending IPIs and the per-CPU call-function mailbox behind
  * smp_call_on() (the NMIs are nmi.c's). */
 #include <arch/x86_64/intr/ipi.h>

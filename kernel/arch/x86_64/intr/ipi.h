@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ipi.h — inter-processor interrupts: fixed vectors to one CPU or to all
  * others, and the call-function mailbox (NMIs: nmi.h). */
 #ifndef MOSAIC_ARCH_IPI_H

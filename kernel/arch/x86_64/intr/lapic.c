@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lapic.c — the local APIC in xAPIC (MMIO) or x2APIC (MSR) mode
  * (Intel SDM vol. 3, chapter 11). */
 #include <arch/x86_64/intr/lapic.h>

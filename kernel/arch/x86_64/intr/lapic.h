@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lapic.h — the local APIC (xAPIC MMIO or x2APIC MSRs, whichever is on). */
 #ifndef MOSAIC_ARCH_LAPIC_H
 #define MOSAIC_ARCH_LAPIC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nmi.c — the NMI handler and the NMIs one CPU sends another. An NMI is
  * an IPI with delivery mode NMI (ICR bits 10:8 = 100b; the vector field is
  * ignored) and always enters through IDT vector 2 (Intel SDM vol. 3, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* nmi.h — NMIs one CPU sends another: the stop of a panic (each stopped
  * CPU then prints its backtrace in turn) and a report of what a CPU was
  * doing (the hard-lockup watchdog, clock/watchdog.c). */

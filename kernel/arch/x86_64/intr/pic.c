@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pic.c — silencing the legacy 8259 pair so only the IOAPIC delivers. */
 #include <arch/x86_64/intr/ioapic.h>
 #include <arch/x86_64/cpu/cpu.h>

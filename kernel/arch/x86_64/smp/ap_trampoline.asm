@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-2-Clause
 ; ap_trampoline.asm — first instructions of an application processor.
 ;
 ; smp_boot.c copies this blob to a page below 1 MiB and points the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* percpu.c — the per-CPU records and the GS base that points at them. */
 #include <arch/x86_64/smp/percpu.h>
 #include <arch/x86_64/cpu/cpu.h>

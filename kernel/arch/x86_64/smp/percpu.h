@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * percpu.h — the per-CPU record, reached through GS.
  *

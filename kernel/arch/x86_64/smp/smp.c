@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * smp.c — the logical CPUs: numbering them from the MADT and starting them
  * (what the rest of the kernel may ask about them is smp_cpus.c's).

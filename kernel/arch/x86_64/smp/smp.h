@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * smp.h — the logical CPUs of this machine: bring-up, per-CPU state, calls
  * to other CPUs. Logical CPU ids are 0..smp_cpu_count()-1; CPU 0 is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* smp_boot.h — starting one application processor (smp_boot.c). */
 #ifndef MOSAIC_ARCH_SMP_BOOT_H
 #define MOSAIC_ARCH_SMP_BOOT_H

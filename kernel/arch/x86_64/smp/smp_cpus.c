@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* smp_cpus.c — what the rest of the kernel may ask about the logical CPUs
  * (smp.h): how many have an id, which are online, their APIC ids, tick
  * counts and descriptors. Apart from the bring-up (smp.c, which starts

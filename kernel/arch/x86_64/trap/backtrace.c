@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* backtrace.c — walk saved frame pointers and name each return address. */
 #include <arch/x86_64/trap/backtrace.h>
 #include <kern/printk.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* backtrace.h — symbolised frame-pointer backtraces. */
 #ifndef MOSAIC_BACKTRACE_H
 #define MOSAIC_BACKTRACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* gdt.c — flat 64-bit GDT and the TSS with its IST stacks (double fault,
  * NMI, machine check), one GDT and TSS per CPU. */
 #include <arch/x86_64/trap/trap.h>

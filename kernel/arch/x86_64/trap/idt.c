@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* idt.c — the interrupt descriptor table (the vector -> handler table is
  * vectors.c's). */
 #include <arch/x86_64/trap/trap.h>

@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-2-Clause
 ; isr.asm — one entry point per vector. Each pushes a uniform frame
 ; (struct trap_frame in trap.h) and calls trap_dispatch(frame).
 ;

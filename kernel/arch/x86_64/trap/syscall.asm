@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: BSD-2-Clause
 ; syscall.asm — the system-call entry (SYSCALL), the return to user mode
 ; (SYSRET, or IRETQ for a thread's first entry) (docs/userland.md).
 ;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* trap.c — dispatch of every vector: device handlers, and the report that
  * ends the machine's run on an exception. */
 #include <arch/x86_64/trap/trap.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * trap.h — the interrupt descriptor table and the frame every vector saves.
  *

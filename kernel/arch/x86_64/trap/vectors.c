@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* vectors.c — the vector -> handler table that trap_dispatch() (trap.c)
  * reads. A file of its own so that registering a handler, which drivers at
  * every layer do, links nothing but the table: not the entry stubs and
