@@ -7,7 +7,7 @@
  * in the bench main thread (a simulated thread like the ones it spawns)
  * and returns its sample. The workloads are the benchmark workloads of
  * kernel/bench/wl_*.c (their registry, bench_wl.h, with their options),
- * then the simulator's own test workloads (tests/sim/wl_test_*.c);
+ * then the simulator's own test workloads (sim/wl_test_*.c);
  * docs/sim.md says how to add one.
  */
 #ifndef MOSAIC_SIM_WL_H

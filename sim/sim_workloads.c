@@ -4,7 +4,7 @@
  * of kernel/bench (cpu, make, pgbench, hackbench, schbench, frames: the
  * registry of bench_wl.c, their sources compiled unchanged against this
  * simulator's bench_rt.h, sim_rt.c), then the simulator's test workloads
- * (tests/sim/wl_test_*.c). A benchmark workload runs once per sample in
+ * (sim/wl_test_*.c). A benchmark workload runs once per sample in
  * the bench main thread, exactly as the kernel's `bench` runs it; a run
  * whose check fails or that the stop cut short gives no sample.
  */

@@ -7,7 +7,7 @@ the cost hook changing no decision, the scheduler sources it links, the
 256-CPU machine, its refusals, and the trace timeline of
 tools/bench-report.py. Workloads are the benchmark workloads of
 kernel/bench/ (cpu above all, the seed report's), compiled from their
-sources, and the simulator's test workloads (tests/sim/wl_test_*.c)."""
+sources, and the simulator's test workloads (sim/wl_test_*.c)."""
 import importlib.util
 import os
 import re
