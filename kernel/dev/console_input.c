@@ -38,7 +38,7 @@ static int input_push_locked(char c)
 	return 1;
 }
 
-/* See console.h. */
+/* See console_input.h. */
 int console_input_push(char c)
 {
 	spin_lock(&input_wq.lock);
@@ -47,7 +47,7 @@ int console_input_push(char c)
 	return queued;
 }
 
-/* See console.h. */
+/* See console_input.h. */
 unsigned console_input_room(void)
 {
 	spin_lock(&input_wq.lock);
@@ -56,7 +56,7 @@ unsigned console_input_room(void)
 	return room;
 }
 
-/* See console.h. */
+/* See console_input.h. */
 void console_input_on_room(void (*fn)(void))
 {
 	uint64_t flags = spin_lock_irqsave(&input_wq.lock);
@@ -96,7 +96,7 @@ char console_getc(void)
 	return c;
 }
 
-/* See console.h. */
+/* See console_input.h. */
 int console_peekc(char *c)
 {
 	uint64_t flags = spin_lock_irqsave(&input_wq.lock);
@@ -107,7 +107,7 @@ int console_peekc(char *c)
 	return got;
 }
 
-/* See console.h. */
+/* See console_input.h. */
 int console_trygetc(char *c)
 {
 	uint64_t flags = spin_lock_irqsave(&input_wq.lock);
