@@ -283,9 +283,9 @@ def main():
     inc = rewrite_includes(files, check)
     txt = rewrite_text(files, path_pairs(files), check)
     if check:
-        todo = ["includes: " + f for f in inc] + ["paths: " + f for f in txt]
-        if todo:
-            print("\n".join(todo))
+        out_of_layout = ["includes: " + f for f in inc] + ["paths: " + f for f in txt]
+        if out_of_layout:
+            print("\n".join(out_of_layout))
             sys.exit(1)
         print("layout.py: the tree is in the layout")
         return
