@@ -104,7 +104,7 @@ static int64_t lowest_value(const struct cpu_search *s, int cpu, int l, int shar
 static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search *s,
 			     struct cpu_search_res *r, struct best_key *best, struct best_sum *sum)
 {
-	int load[SMT_LEAF_MAX], n = 0, in_leaf = 0, returning = 0;
+	int load[SMT_LEAF_MAX], held[SMT_LEAF_MAX], n = 0, in_leaf = 0, held_in_leaf = 0;
 	uint64_t now = sched_plat_ticks();
 	int smt = (cg->cg_flags & CG_FLAG_THREAD) && cg->cg_count <= SMT_LEAF_MAX;
 	*sum = (struct best_sum){ 0 };
@@ -114,9 +114,10 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 		for (int c = cg->cg_first; c <= cg->cg_last; c++)
 			if (cpuset_isset(&cg->cg_mask, (unsigned)c)) {
 				int l = search_load(s, c);
+				held[n] = s->cs_hog && s->cs_mode.latency && hmp_latency_held(c, now);
+				held_in_leaf += held[n];
 				load[n++] = l;
 				in_leaf += l;
-				returning += s->cs_hog && s->cs_mode.latency && hmp_returning(c, now);
 			}
 	int i = n;
 	for (int c = cg->cg_last; c >= cg->cg_first; c--) {
@@ -124,10 +125,11 @@ static void best_lowest_leaf(const struct cpu_group *cg, const struct cpu_search
 			continue;
 		SCHED_COST(cpus, 1);
 		int l = smt ? load[--i] : search_load(s, c);
-		/* shared: a sibling is busy, or (a hog's search) an interactive
-		 * thread is coming back to one (hmp_core_reserved) */
-		int siblings_returning = returning - (returning && hmp_returning(c, now));
-		int64_t v = lowest_value(s, c, l, smt && (in_leaf > l || siblings_returning > 0));
+		/* a hog's search: a sibling that holds a latency thread (it runs
+		 * there or is coming back, hmp_core_reserved) values c as running
+		 * one thread more, so every other free CPU comes first */
+		int kept = smt && held_in_leaf > held[i];
+		int64_t v = lowest_value(s, c, l + kept, smt && (in_leaf > l || kept));
 		sum->total += v;
 		sum->threads += l;
 		if (l > s->cs_load || !cpuset_isset(s->cs_mask, (unsigned)c))

@@ -54,6 +54,8 @@ struct tdq {
 	volatile int tdq_owepreempt;           /* a preemption IPI is in flight */
 	volatile int tdq_curhog;               /* the running thread is a hog (hmp_hog; set at its
 						  switch-in and ticks) */
+	volatile uint8_t tdq_curlatency;       /* the running thread is one whose core hmp keeps
+						  from hogs (hmp_latency_thread; switch-in, ticks) */
 	volatile uint8_t tdq_curclass;         /* the running thread's Thread Director class at its
 						  switch-in (0: idle) */
 	int tdq_switchcnt, tdq_oldswitchcnt;   /* switches this tick / last tick */
@@ -95,8 +97,10 @@ static inline void tdq_store_curthread(struct tdq *tdq, struct td_sched *ts)
 	__atomic_store_n(&tdq->tdq_curclass,
 			 ts ? __atomic_load_n(&ts->ts_itd_class, __ATOMIC_RELAXED) : (uint8_t)0,
 			 __ATOMIC_RELAXED);
-	if (!ts)
+	if (!ts) {
 		__atomic_store_n(&tdq->tdq_curhog, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&tdq->tdq_curlatency, 0, __ATOMIC_RELAXED);
+	}
 }
 static inline int tdq_hog_of(int cpu) { return __atomic_load_n(&sched_tdqs[cpu].tdq_curhog, __ATOMIC_RELAXED); }
 static inline int tdq_load_of(int cpu) { return __atomic_load_n(&sched_tdqs[cpu].tdq_load, __ATOMIC_RELAXED); }
@@ -280,12 +284,23 @@ int hmp_class_mask(const struct search_mode *mode, const struct td_sched *ts, st
  * (hmp_search.c, hmp_upmigrate_pull). Lock-free. */
 #define HMP_RESERVE_PCTCPU 1000   /* hundredths of a percent: 10 % */
 int hmp_returning(int cpu, uint64_t now);
+/* 1 if ts is an interactive timeshare thread (priority in ULE's
+ * interactive range) that uses HMP_RESERVE_PCTCPU or more of a CPU: a
+ * render loop, not a shell waking to poll. hmp keeps its core from hogs
+ * while it runs (tdq_curlatency) and for a slice after it sleeps
+ * (tdq_interact_tick). ts's tdq locked. */
+int hmp_latency_thread(const struct td_sched *ts);
+/* 1 if cpu holds a latency thread (hmp_latency_thread): one runs there or
+ * is coming back to it (hmp_returning). now in ticks. Lock-free. */
+int hmp_latency_held(int cpu, uint64_t now);
 /* kern.sched.hmp.latency: 1 if an interactive thread that uses a tenth of
  * a CPU or more (HMP_RESERVE_PCTCPU; not a shell waking to poll) slept
  * from cpu or from an idle SMT sibling of it within the last slice
- * (hmp_returning): cpu's core is kept for it, so cpu pulls no thread up
- * (hmp_upmigrate_pull) and the searches count it as shared for hogs
- * (hmp_search.c). Lock-free. */
+ * (hmp_returning), or one runs on an SMT sibling of cpu (tdq_curlatency):
+ * cpu's core is kept for it, so cpu pulls no thread up
+ * (hmp_upmigrate_pull) and a hog's search counts cpu as running one
+ * thread more (hmp_search.c): a hog beside a render loop would slow each
+ * of its frames by the SMT share. Lock-free. */
 int hmp_core_reserved(int cpu);
 /* The run time a tick on cpu adds to its running thread's history
  * (ts_runtime, interactivity): SCHED_TICKINCR under stock ULE; under hmp

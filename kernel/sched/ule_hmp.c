@@ -26,6 +26,20 @@ int hmp_returning(int cpu, uint64_t now)
 }
 
 /* See ule.h. */
+int hmp_latency_thread(const struct td_sched *ts)
+{
+	return ts->ts_class == SCHED_CLASS_TIMESHARE && ts->ts_pri <= PRI_MAX_INTERACT &&
+	       sched_thread_pctcpu(ts) >= HMP_RESERVE_PCTCPU;
+}
+
+/* See ule.h. */
+int hmp_latency_held(int cpu, uint64_t now)
+{
+	return hmp_returning(cpu, now) ||
+	       (tdq_load_of(cpu) > 0 && __atomic_load_n(&tdq_cpu(cpu)->tdq_curlatency, __ATOMIC_RELAXED));
+}
+
+/* See ule.h. */
 uint32_t hmp_tick_charge(int cpu)
 {
 	struct search_mode m = search_mode_now();
@@ -61,7 +75,7 @@ int hmp_core_reserved(int cpu)
 		return 0;
 	SCHED_COST(cpus, cg->cg_count);
 	for (int c = cg->cg_first; c <= cg->cg_last; c++)
-		if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) && hmp_returning(c, now))
+		if (c != cpu && cpuset_isset(&cg->cg_mask, (unsigned)c) && hmp_latency_held(c, now))
 			return 1;
 	return 0;
 }

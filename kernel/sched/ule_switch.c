@@ -99,6 +99,7 @@ static struct td_sched *choose_next(struct tdq *tdq, uint64_t now_ns)
 		tdq->tdq_stats.migrations++;
 	}
 	sched_pctcpu_update(next, 0);
+	__atomic_store_n(&tdq->tdq_curlatency, (uint8_t)hmp_latency_thread(next), __ATOMIC_RELAXED);
 	return next;
 }
 
@@ -142,8 +143,7 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 				cur->ts_slptick = 0;
 			requeue_current(tdq, cur, preempted, pickcpu, move_to, swap, now_ns);
 		} else {
-			if (cur->ts_class == SCHED_CLASS_TIMESHARE && cur->ts_pri <= PRI_MAX_INTERACT &&
-			    sched_thread_pctcpu(cur) >= HMP_RESERVE_PCTCPU)
+			if (hmp_latency_thread(cur))
 				__atomic_store_n(&tdq->tdq_interact_tick, sched_plat_ticks(), __ATOMIC_RELAXED);
 			tdq_load_rem(tdq, cur);
 			cur->ts_state = SCHED_TS_INACTIVE;
@@ -174,6 +174,7 @@ static int clock_thread(struct tdq *tdq, struct td_sched *cur, int cnt)
 		tdq_running_prichange(tdq, cur, old);
 	}
 	__atomic_store_n(&tdq->tdq_curhog, hmp_hog(cur, sched_plat_time_ns()), __ATOMIC_RELAXED);
+	__atomic_store_n(&tdq->tdq_curlatency, (uint8_t)hmp_latency_thread(cur), __ATOMIC_RELAXED);
 	cur->ts_slice += cnt;
 	if (cur->ts_slice >= tdq_slice(tdq)) {
 		cur->ts_slice = 0;
@@ -192,8 +193,11 @@ int sched_clock(int cpu, struct td_sched *cur, int cnt)
 	sched_plat_tdq_lock(cpu);
 	tdq->tdq_oldswitchcnt = tdq->tdq_switchcnt;
 	tdq->tdq_switchcnt = tdq->tdq_load;
+	/* the ticks this call stands for count (FreeBSD: balance_ticks -= cnt),
+	 * so the balancer keeps its interval in guest time when tick
+	 * interrupts were lost (a vCPU the host did not run for a while) */
 	if (cpu == 0 && rebalance && tdq->tdq_balance_ticks &&
-	    __atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE) && --tdq->tdq_balance_ticks <= 0)
+	    __atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE) && (tdq->tdq_balance_ticks -= cnt) <= 0)
 		balance = 1;
 	tdq_calendar_tick(tdq);
 	if (cur && clock_thread(tdq, cur, cnt))

@@ -508,6 +508,57 @@ static void test_upmigration_to_a_sibling_that_adds_more(void **state)
 	assert_true(STAT(upmigrations) == 1);
 }
 
+/* The render loop on sibling_shape's P core: th[0] runs on CPU 0 as an
+ * interactive thread using a third of a CPU (hmp_latency_thread), seen at
+ * its switch-in and tick. */
+static void renderer_runs_on_cpu0(void)
+{
+	struct cpuset p0 = ut_only(0);
+	place_on(0, &p0);
+	spt.self = 0;
+	th[0].ts_runtime = 1u << SCHED_TICK_SHIFT;
+	th[0].ts_slptime = 100u << SCHED_TICK_SHIFT;
+	th[0].ts_ftick = spt.ticks;
+	spt_advance(300);
+	th[0].ts_ltick = spt.ticks;
+	th[0].ts_ticks = 100u << SCHED_TICK_SHIFT;   /* 33 % of 300 ticks */
+	sched_priority(&th[0]);
+	sched_clock(0, &th[0], 1);
+	assert_true(hmp_latency_thread(&th[0]));
+}
+
+/* Property run, generated machine 10 (1 P core x 2 whose second thread
+ * adds 0.53, two LP-E cores at 0.47): frames at 2 threads 0.89 x ULE.
+ * While the render loop ran, its core's idle sibling looked worth more to
+ * a hog than an idle E-core and pulled it up; each frame then ran at the
+ * shared speed and missed the 30 fps target. While an interactive thread
+ * runs on a core, the core's idle siblings count as busy for hogs: a new
+ * hog takes an idle E-core, and the sibling pulls none up — unless every
+ * other CPU is busy (then it is the best of the busy ones). */
+static void test_core_of_a_running_interactive_thread_is_kept(void **state)
+{
+	(void)state;
+	for (int latency = 0; latency <= 1; latency++) {
+		ut_shape_boot(&sibling_shape);
+		hmp_sw_latency = latency;
+		renderer_runs_on_cpu0();
+		int cpu = place(1);
+		if (!latency) {
+			assert_int_equal(cpu, 1);              /* the sibling adds more */
+			continue;
+		}
+		assert_true(cpu >= 2);                         /* an idle E-core */
+		spt.self = 1;
+		sched_idle(1);                                 /* the idle sibling pulls nothing */
+		assert_false(th[1].ts_flags & TSF_PICKCPU);
+		for (int k = 2; k <= 4; k++)                   /* the other E-cores fill */
+			assert_true(place(k) >= 2);
+		assert_int_equal(place(5), 1);                 /* then the sibling, not a queue */
+	}
+	spt.self = 0;
+	hmp_sw_latency = 1;
+}
+
 /* 3 P cores and 3 E-cores at 0.8 whose HFI perf is 8 % below the P
  * cores' (97 against 105: generated machine 5019): a thread on an
  * E-core moves to an idle P core (the margin was an eighth). */
@@ -547,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_core_of_a_returning_interactive_thread_is_kept),
 		cmocka_unit_test(test_only_hogs_give_way_to_latency),
 		cmocka_unit_test(test_upmigration_to_a_sibling_that_adds_more),
+		cmocka_unit_test(test_core_of_a_running_interactive_thread_is_kept),
 		cmocka_unit_test(test_upmigration_for_a_small_gain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -284,6 +284,26 @@ static int stats_pass(int stats, uint32_t seed, int *where)
 	return moved;
 }
 
+/* The balancer's interval is in ticks of time, not tick interrupts: a
+ * tick that stands for several (cnt, interrupts the host lost while it
+ * did not run the vCPU) brings the next pass closer by all of them, as
+ * FreeBSD's sched_clock() subtracts cnt from balance_ticks. */
+static void test_balancer_counts_lost_ticks(void **state)
+{
+	(void)state;
+	machine4();
+	int due = tdq_cpu(0)->tdq_balance_ticks;
+	assert_true(due > 2);
+	uint64_t runs = tdq_cpu(0)->tdq_stats.balance_runs;
+	sched_clock(0, NULL, due - 1);
+	assert_true(tdq_cpu(0)->tdq_stats.balance_runs == runs);
+	sched_clock(0, NULL, 1);
+	assert_true(tdq_cpu(0)->tdq_stats.balance_runs == runs + 1);
+	due = tdq_cpu(0)->tdq_balance_ticks;                 /* re-armed */
+	sched_clock(0, NULL, due);                             /* one call for all of them */
+	assert_true(tdq_cpu(0)->tdq_stats.balance_runs == runs + 2);
+}
+
 /* kern.sched.hmp.balance_stats changes the cost of a pass, not its
  * decisions: with the random tie break of the receiver search out of play,
  * narrowing the receivers first from the per-pass statistics moves the
@@ -320,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_trysteal_on_sleep),
 		cmocka_unit_test(test_wakeups_spread),
 		cmocka_unit_test(test_bind_moves_at_switch),
+		cmocka_unit_test(test_balancer_counts_lost_ticks),
 		cmocka_unit_test(test_balance_stats_same_decisions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
