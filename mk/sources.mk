@@ -12,6 +12,10 @@ CMDLINE_SRCS := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c $(STRBUF_SRCS) $(
 CPULIST_SRCS := kernel/lib/cpulist.c $(PARSE_SRCS)
 SYSCTL_SRCS  := kernel/lib/sysctl.c $(STRBUF_SRCS) $(PARSE_SRCS)
 ITD_NAMES_SRCS := kernel/lib/itd_names.c
+CRC32_SRCS   := kernel/lib/crc32.c
+
+# volumes (kernel/fs/): partition tables and FAT12/16/32 on a block device
+FS_SRCS := $(sort $(wildcard kernel/fs/*.c)) $(CRC32_SRCS) $(FORMAT_SRCS)
 
 # the shell's parsers (kernel/shell/)
 LINEEDIT_SRCS    := kernel/shell/lineedit.c $(FORMAT_SRCS)

@@ -8,7 +8,7 @@ set -euo pipefail
 # clang with libclang-rt-dev (libFuzzer, the sanitizers) and llvm
 # (llvm-profdata, llvm-cov) build and measure the libFuzzer harnesses.
 packages=(gcc make binutils nasm gnu-efi qemu-system-x86 ovmf grub-efi-amd64-bin grub-common
-          xorriso mtools console-setup-linux libcmocka-dev python3 python3-scipy python3-matplotlib
+          xorriso mtools dosfstools console-setup-linux libcmocka-dev python3 python3-scipy python3-matplotlib
           clang libclang-rt-dev llvm "$@")
 
 missing=()

@@ -74,8 +74,8 @@ FILE_MOVES = [
 # kernel/include/NAME.h -> the folder of the layer that implements it.
 HEADER_HOMES = {
     "kernel/kern": ["console.h", "panic.h", "printk.h", "version.h"],
-    "kernel/lib": ["cmdline.h", "cpu_desc.h", "cpulist.h", "itd_class.h", "itd_hist.h", "itd_names.h",
-                   "parse.h", "ratelimit.h", "strbuf.h", "string.h", "sysctl.h"],
+    "kernel/lib": ["cmdline.h", "cpu_desc.h", "cpulist.h", "crc32.h", "itd_class.h", "itd_hist.h",
+                   "itd_names.h", "parse.h", "ratelimit.h", "strbuf.h", "string.h", "sysctl.h"],
     "kernel/mm": ["fail_nth.h", "mm.h"],
     "kernel/sync": ["mutex.h", "sem.h", "timer.h", "waitq.h"],
     "kernel/thread": ["thread.h"],
