@@ -29,6 +29,10 @@ USB_DESC_SRCS := kernel/dev/usb/usb_desc.c $(FORMAT_SRCS)
 XHCI_SRCS     := kernel/dev/usb/xhci_ring.c kernel/dev/usb/xhci_dev.c
 PCI_MCFG_SRCS := kernel/dev/pci_mcfg.c $(FORMAT_SRCS)
 PSF_SRCS      := kernel/dev/psf.c
+# USB sticks: the Bulk-Only Transport, SCSI and the mass storage interface
+# (the xHCI transfers and the USB thread's side aside)
+MSD_SRCS      := kernel/dev/usb/usb_bot.c kernel/dev/usb/scsi.c kernel/dev/usb/usb_desc_msd.c kernel/fs/fs_err.c \
+                 $(FORMAT_SRCS)
 HFI_SRCS      := kernel/dev/hfi/hfi_table.c kernel/dev/hfi/hfi_start.c kernel/dev/hfi/hfi_event.c \
                  kernel/dev/hfi/hfi_publish.c $(FORMAT_SRCS)
 

@@ -20,8 +20,9 @@ UVM_HOST_FLAGS := -Wl,-T,tests/unit/host_sysctl.ld
 # The workloads and their driver on tests/unit/bench_rt_host.c (POSIX threads).
 BENCH_WL_SRCS := $(BENCH_SRCS) $(BENCH_DRV_SRCS) $(PARSE_SRCS) tests/unit/bench_rt_host.c
 # Volumes on images in memory (tests/unit/blk_ram.c), FAT made by
-# tests/unit/fat_format.c.
+# tests/unit/fat_format.c; sticks answered by the model of tests/unit/msd_fake.c.
 FS_TEST_SRCS  := $(FS_SRCS) tests/unit/blk_ram.c tests/unit/fat_format.c
+MSD_TEST_SRCS := $(MSD_SRCS) tests/unit/msd_fake.c
 
 # --- sources under test (a line per test that is not a test_ule_*/test_hmp_* one) ---
 UNIT_SRCS_cmdline      := $(CMDLINE_SRCS)
@@ -40,6 +41,7 @@ UNIT_SRCS_keymap       := $(KEYMAP_SRCS)
 UNIT_SRCS_hid_kbd      := $(HID_KBD_SRCS) $(KEYMAP_SRCS)
 UNIT_SRCS_usb_desc     := $(USB_DESC_SRCS)
 UNIT_SRCS_xhci         := $(XHCI_TEST_SRCS)
+UNIT_SRCS_usb_msd      := $(MSD_TEST_SRCS)
 UNIT_SRCS_fat          := $(FS_TEST_SRCS)
 UNIT_SRCS_part         := $(FS_TEST_SRCS)
 UNIT_SRCS_pci_mcfg     := $(PCI_MCFG_SRCS)

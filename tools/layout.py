@@ -85,7 +85,7 @@ HEADER_HOMES = {
     "kernel/arch/x86_64/smp": ["smp.h"],
     "kernel/arch/x86_64/trap": ["backtrace.h"],
     "kernel/dev": ["console_input.h", "fbcon.h", "keyboard.h", "pci.h"],
-    "kernel/dev/usb": ["usb.h"],
+    "kernel/dev/usb": ["usb.h", "usb_storage.h"],
     "kernel/user": ["user.h"],
     "kernel/bench": ["work.h"],
     "kernel/shell": ["lineedit.h", "lockup.h", "shell.h", "shell_words.h", "sysinfo.h"],

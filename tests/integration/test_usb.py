@@ -36,10 +36,12 @@ def test_sysinfo_typed(ctx, m):
     assert re.search(r"firmware: +EDK II", out), out
 
 
-def test_stick_left_alone_keyboard_on_msi(ctx, m):
+def test_stick_and_keyboard_on_msi(ctx, m):
     out = usbkeys.command(m, "usb")
     assert re.search(r"interrupts MSI-X", out), out
-    assert re.search(r"port \d+ \(USB \d\): slot \d+, 46f4:0001, \w+ speed, class 8, left alone", out), out
+    assert re.search(r"port \d+ \(USB \d\): slot \d+, 46f4:0001, \w+ speed, class 8, storage da0", out), out
+    assert re.search(r"^da0: port \d+, QEMU QEMU HARDDISK .*writable; \d+ reads, \d+ writes, \d+ retries, "
+                     r"0 failures", out.replace("\r", ""), re.M), out
     assert re.search(r"class 3, keyboard", out), out
     assert "0 malformed" in out, out
 

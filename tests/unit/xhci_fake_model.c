@@ -277,3 +277,13 @@ void xf_check_keyboard_alive(void)
 		xf_fail("interrupt: no report request outstanding (state %d, %u errors in a row)",
 			xfi.intr.state, xfi.report_errors);
 }
+
+/* The stick driver's entry: the fake device has no stick (its msd stays
+ * NULL), so xhci_dev.c must never route an event here. */
+int usb_msd_event(struct usb_msd *m, unsigned dci, uint64_t trb, uint32_t cc, uint32_t residual)
+{
+	(void)m;
+	xf_fail("usb_msd_event: an event for DCI %u (TRB 0x%lx, cc %u, residual %u) routed to a stick "
+		"the fake device does not have", dci, (unsigned long)trb, cc, residual);
+	return 0;
+}

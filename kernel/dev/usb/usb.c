@@ -53,6 +53,12 @@ void usb_sleep_ms(uint32_t ms)
 	sem_wait(&usb_sem);
 }
 
+/* See xhci.h. */
+void usb_wake(void)
+{
+	sem_post(&usb_sem);
+}
+
 /* The controllers' message interrupt: acknowledge, wake the thread.
  * Interrupts off. */
 static void usb_irq(struct trap_frame *tf)
@@ -104,6 +110,7 @@ static void usb_main(void *arg)
 			}
 			xhci_dev_service(hc);
 		}
+		usb_msd_service();
 		if (pass == 0)
 			__atomic_store_n(&usb_first_pass_done, 1, __ATOMIC_RELEASE);
 		uint32_t next = usbkbd_service();
@@ -166,6 +173,7 @@ static int cmd_usb(int argc, char **argv)
 		}
 		spin_unlock_irqrestore(&usb_table_lock, flags);
 	}
+	usb_msd_print();
 	usbkbd_print();
 	return 0;
 }

@@ -33,6 +33,7 @@ struct xhci_ring {
 };
 
 struct usb_kbd;
+struct usb_msd;
 struct xhci;
 
 /* One addressed device on a root port. */
@@ -65,6 +66,7 @@ struct usb_dev {
 	int intr_reset;                 /* halted: reset by xhci_dev_service() */
 	uint32_t intr_errors;           /* consecutive failed reports */
 	struct usb_kbd *kbd;
+	struct usb_msd *msd;            /* a stick (usb_msd.c), NULL otherwise */
 };
 
 struct xhci {
@@ -121,6 +123,8 @@ void xhci_dev_service(struct xhci *hc);
 
 /* usb.c: the thread's waiting, shared with the driver */
 void usb_sleep_ms(uint32_t ms);
+/* Wakes the USB thread (a request for it is waiting). Any thread. */
+void usb_wake(void);
 extern struct spinlock usb_table_lock;
 
 /* usbkbd.c: the keyboard driver on top */
@@ -132,6 +136,21 @@ void usbkbd_report(struct usb_kbd *kbd, const uint8_t *buf, uint32_t len);
 uint32_t usbkbd_service(void);
 /* The keyboards' lines of the `usb` command. Any thread. */
 void usbkbd_print(void);
+
+/* usb_msd.c: USB sticks (mass storage, Bulk-Only Transport, SCSI).
+ * probe: the device's configuration (config[0..config_len), value
+ * config_value) has no keyboard; a stick is set up as da<unit> (else the
+ * device is left alone); returns NULL, or a reason the device failed.
+ * detach: after its slot was disabled. event: a Transfer Event for
+ * endpoint dci, 1 when it is one of the stick's. service: answers other
+ * threads' requests. print: the `usb` command's lines. USB thread, except
+ * print (any thread). */
+const char *usb_msd_probe(struct usb_dev *dev, const uint8_t *config, uint32_t config_len,
+			  uint8_t config_value);
+void usb_msd_detach(struct usb_msd *m);
+int usb_msd_event(struct usb_msd *m, unsigned dci, uint64_t trb, uint32_t cc, uint32_t residual);
+void usb_msd_service(void);
+void usb_msd_print(void);
 
 /* TRB fields (xHCI 1.2, 6.4) */
 #define TRB_CYCLE        (1u << 0)

@@ -168,6 +168,8 @@ void xhci_transfer_event(struct xhci *hc, const struct xhci_trb *ev)
 		ep0_event(hc, dev, ev->param, cc, residual);
 	else if (dev && dev->kbd_dci && ep == dev->kbd_dci)
 		intr_event(hc, dev, ev->param, cc, residual);
+	else if (dev && dev->msd && usb_msd_event(dev->msd, ep, ev->param, cc, residual))
+		;
 	else
 		hc->stale_events++;
 }

@@ -166,10 +166,8 @@ static const char *dev_identify(struct usb_dev *dev)
 	    usb_parse_config(dev->buf, got, &ci, err, sizeof(err)))
 		return err;
 	dev->first_class = ci.first_class;
-	if (!ci.keyboard) {
-		dev->driver = "left alone";
-		return NULL;
-	}
+	if (!ci.keyboard)
+		return usb_msd_probe(dev, dev->buf, got, ci.config_value);
 	if (xhci_control(dev, RT_DEV_OUT, REQ_SET_CONFIG, ci.config_value, 0, 0, NULL) != CC_SUCCESS)
 		return "SET_CONFIGURATION failed";
 	if (dev_config_intr(dev, &ci))
@@ -239,6 +237,8 @@ static void port_detach(struct xhci *hc, unsigned port)
 	if (dev->kbd)
 		usbkbd_detach(dev->kbd);
 	xhci_command(hc, 0, TRB_TYPE(TRB_DISABLE_SLOT) | TRB_SLOT(slot), 1000);
+	if (dev->msd)
+		usb_msd_detach(dev->msd);
 	hc->dcbaa[slot] = 0;
 	printk("usb: %s port %u: %04x:%04x disconnected\n", hc->name, port, dev->desc.vendor,
 	       dev->desc.product);
