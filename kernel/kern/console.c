@@ -75,11 +75,18 @@ static void console_emit(const char *buf, size_t len)
 		s->write(buf, len);
 }
 
+/* See console.h. */
+int (*console_tap)(const char *buf, size_t len);
+
 /* Under the console lock (interrupts off), so neither an interrupt
  * handler's output nor another CPU's lands in the middle of this write;
- * inside a block, on the block's CPU, under the block's terms. */
+ * inside a block, on the block's CPU, under the block's terms. The tap
+ * (a capture of this thread's output) sees it first. */
 void console_write(const char *buf, size_t len)
 {
+	int (*tap)(const char *, size_t) = __atomic_load_n(&console_tap, __ATOMIC_ACQUIRE);
+	if (tap && tap(buf, len))
+		return;
 	if (__atomic_load_n(&hold_cpu, __ATOMIC_ACQUIRE) == cpu_current()) {
 		console_emit(buf, len);
 		return;
@@ -189,4 +196,37 @@ void console_break_lock(void)
 int console_panicking(void)
 {
 	return panicking;
+}
+
+/* See console.h. */
+uint64_t console_log_total(void)
+{
+	return boot_logged + log_written;
+}
+
+/* See console.h. Stream position p is boot_log[p] below boot_logged, else
+ * the ring's byte p - boot_logged while the ring still holds it. */
+size_t console_log_read(uint64_t from, char *buf, size_t len, uint64_t *first)
+{
+	uint64_t flags = 0;
+	if (!panicking)
+		flags = spin_lock_irqsave(&console_lock);
+	uint64_t oldest = boot_logged + (log_written > CONSOLE_LOG_SIZE ? log_written - CONSOLE_LOG_SIZE : 0);
+	uint64_t total = boot_logged + log_written, p = from;
+	if (p >= boot_logged && p < oldest)
+		p = oldest;
+	*first = p;
+	size_t n = 0;
+	for (; n < len && p < total; n++, p++)
+		buf[n] = p < boot_logged ? boot_log[p] : log_ring[(p - boot_logged) % CONSOLE_LOG_SIZE];
+	if (!panicking)
+		spin_unlock_irqrestore(&console_lock, flags);
+	return n;
+}
+
+/* See console.h. */
+size_t console_boot_log(const char **log)
+{
+	*log = boot_log;
+	return boot_over ? boot_logged : 0;
 }

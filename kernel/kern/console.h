@@ -7,6 +7,7 @@
 #define MOSAIC_CONSOLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct console_sink {
 	const char *name;
@@ -29,6 +30,19 @@ void console_dump_log(void);
 /* The boot is over (the shell starts): what comes now goes to the ring,
  * the boot log stays as it is. */
 void console_boot_done(void);
+/* A tap on all output (kernel/save/save_capture.c's capture of one
+ * thread's output): called first by console_write(), from any context;
+ * returns 1 when it took the output away from the consoles. */
+extern int (*console_tap)(const char *buf, size_t len);
+/* Bytes written since boot: the end of the stream console_log_read() reads. */
+uint64_t console_log_total(void);
+/* Copies the logged output from stream position from on (at most len
+ * bytes) into buf; returns the bytes copied, *first the position of the
+ * first (later than from when the ring no longer holds older output).
+ * Takes the console lock, except once a panic broke it. */
+size_t console_log_read(uint64_t from, char *buf, size_t len, uint64_t *first);
+/* The boot log (*log, its length returned) once the boot is over; 0 before. */
+size_t console_boot_log(const char **log);
 /* Write to every sink. Takes the console lock (safe from any context but
  * an NMI), except on the CPU of a console block (below). */
 void console_write(const char *buf, size_t len);

@@ -14,6 +14,13 @@
 
 #define PANIC_NOBODY 0xFFFFFFFFu
 static uint32_t panic_cpu = PANIC_NOBODY;   /* the CPU that owns the panic */
+static const struct panic_keeper *keeper;   /* panic_set_keeper() */
+
+/* See panic.h. */
+void panic_set_keeper(const struct panic_keeper *k)
+{
+	__atomic_store_n(&keeper, k, __ATOMIC_RELEASE);
+}
 
 /* Ends the run as the command line asks (panic=halt|reboot|exit; default
  * halt), once each CPU panic_begin() stopped has printed its backtrace.
@@ -21,6 +28,9 @@ static uint32_t panic_cpu = PANIC_NOBODY;   /* the CPU that owns the panic */
 void panic_stop(void)
 {
 	nmi_print_stopped();
+	const struct panic_keeper *k = __atomic_load_n(&keeper, __ATOMIC_ACQUIRE);
+	if (k)
+		k->store();        /* the report, for the next boot */
 	const char *how = cmdline_choice("panic");   /* checked at boot */
 	if (strcmp(how, "exit") == 0) {
 		printk("System stopped (panic=exit).\n");
@@ -56,6 +66,9 @@ void panic_begin(void)
 	__atomic_store_n(&witness_enabled, 0, __ATOMIC_RELEASE);
 	nmi_stop_others();
 	console_break_lock();   /* a stopped CPU may have held it */
+	const struct panic_keeper *k = __atomic_load_n(&keeper, __ATOMIC_ACQUIRE);
+	if (k)
+		k->begin();
 }
 
 void panic(const char *fmt, ...)

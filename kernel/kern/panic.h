@@ -17,6 +17,18 @@ void panic_begin(void);
  * exception handler. */
 void panic_stop(void) __attribute__((noreturn));
 
+/* The keeper of a panic's report (kernel/save/save_panic.c's, which stores
+ * it in a UEFI variable for the next boot): begin() runs in panic_begin()
+ * once the other CPUs have stopped, before the report is printed; store()
+ * in panic_stop() once every CPU has printed, before the run ends. Both on
+ * the panicking CPU with interrupts off and the console lock broken. */
+struct panic_keeper {
+	void (*begin)(void);
+	void (*store)(void);
+};
+/* Registers the keeper (one at a time; NULL: none). Boot-time. */
+void panic_set_keeper(const struct panic_keeper *k);
+
 /* Panic naming the failed condition and place, then the printf-style
  * message: KASSERT(n < max, "n=%d", n). */
 #define KASSERT(cond, ...) \

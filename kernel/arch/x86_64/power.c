@@ -55,6 +55,12 @@ void power_init(const struct boot_info *bi)
 	printk("power: UEFI ResetSystem at 0x%lx\n", (uint64_t)efi_reset_system);
 }
 
+/* See power.h. */
+uint64_t power_efi_cr3(void)
+{
+	return identity_cr3;
+}
+
 /* Call ResetSystem(type) in physical mode. Returns only if the firmware
  * did (or there is none). Interrupts off. */
 static void power_efi_reset(uint32_t type)

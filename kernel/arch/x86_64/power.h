@@ -19,4 +19,7 @@ void power_qemu_exit(int status);
  * never relocated with SetVirtualAddressMap). Without it the reset paths
  * use only the fallbacks. Needs vmm_init(). Boot-time. */
 void power_init(const struct boot_info *bi);
+/* The identity-mapped page tables power_init() built for UEFI runtime
+ * calls (kernel/arch/x86_64/efi_rt.c uses them too), 0 without. */
+uint64_t power_efi_cr3(void);
 #endif

@@ -17,6 +17,7 @@
 #include <dev/hfi/hfi.h>
 #include <dev/hfi/hfi_kernel.h>
 #include <dev/hfi/hfi_plat.h>
+#include <dev/hfi/hfi_history.h>
 
 #define HFI_LOG_MAX 200
 
@@ -91,8 +92,10 @@ void hfi_plat_log(const char *fmt, ...)
 static void hfi_thermal_irq(struct trap_frame *tf)
 {
 	(void)tf;
-	if (hfi_event(&hfi_drv, (int)cpu_current()))
+	if (hfi_event(&hfi_drv, (int)cpu_current())) {
+		hfi_history_note(&hfi_drv, (int)cpu_current());
 		waitq_wake_one(&hfi_wq);
+	}
 }
 
 /* The publisher: sleeps until an update is pending, publishes it (or
