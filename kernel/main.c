@@ -38,6 +38,8 @@
 #include <arch/x86_64/trap/trap.h>
 #include <user/user.h>
 #include <kern/version.h>
+#include <arch/x86_64/efi_rt.h>
+#include <save/save.h>
 
 /* The loader's structure, copied before its memory is reclaimed. */
 static struct boot_info boot_info;
@@ -98,6 +100,7 @@ static void kernel_main_continued(void *arg)
 	work_calibrate();           /* work(W) on the fastest CPU */
 	usb_init();                 /* xHCI controllers, USB keyboards (a thread) */
 	sysinfo_print();            /* the boot summary */
+	save_panic_boot();          /* a panic report an earlier boot left in a UEFI variable */
 	user_init(&boot_info);      /* user mode: the boot archive, init (docs/userland.md) */
 	shell_main(cmdline_get("run"));
 }
@@ -131,6 +134,8 @@ void kernel_main(const struct boot_info *bi)
 	else
 		machine_platform_init();    /* the QEMU machine description, if any */
 	power_init(&boot_info);
+	efi_rt_init(&boot_info);    /* the firmware's clock and variables */
+	panic_set_keeper(&save_panic_keeper);   /* a panic's report survives in a UEFI variable */
 
 	void *stack = kstack_alloc(8);
 	if (!stack)

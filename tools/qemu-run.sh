@@ -19,6 +19,19 @@
 #   --monitor SOCK   QEMU monitor on a unix socket (tests send keys there)
 #   --usb-kbd        a USB keyboard (usb-kbd, id kbd) on the xHCI controller
 #                    (xhci.0; added when booting from --esp)
+#   --stick FILE[:ro][:bps=N]  one more USB stick (usb-storage, ids stick1,
+#                    stick2, ... in order) on xhci.0, the image FILE used in
+#                    place (not copied: the test reads it afterwards); ro:
+#                    write-protected (readonly=on); bps=N: writes throttled
+#                    to N bytes per second. Repeatable; the controller then
+#                    has 8 USB 2 ports
+#   --boot-in-place  the boot image (--esp or --usb-iso) is used in place,
+#                    not copied (a test reads it afterwards); not with --run
+#                    or --cmdline on --esp, which rewrite the image's mosaic.cfg
+#   --vars FILE      the UEFI variable store: FILE, created from OVMF's
+#                    empty one when missing, kept after QEMU ends (a panic
+#                    report survives to the next boot); default: a copy
+#                    thrown away
 #   --no-ps2         no i8042 (PS/2) controller: -machine q35,i8042=off
 #   --no-serial-input  the serial port only prints (nothing typed on stdin
 #                    reaches the guest); keys then come from the monitor's
@@ -36,7 +49,8 @@
 set -euo pipefail
 
 esp="" iso="" smp="" mem="" machine="" have_machine=0 check_machine=1 run="" extra="" monitor=""
-gui=0 debug="" reboot=0 usb_kbd=0 no_ps2=0 serial_in=1 vga="" machine_opts=""
+gui=0 debug="" reboot=0 usb_kbd=0 no_ps2=0 serial_in=1 vga="" machine_opts="" vars="" in_place=0
+sticks=()
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 	--esp) esp=$2; shift 2 ;;
@@ -50,6 +64,9 @@ while [[ $# -gt 0 ]]; do
 	--monitor) monitor=$2; shift 2 ;;
 	--gui) gui=1; shift ;;
 	--usb-kbd) usb_kbd=1; shift ;;
+	--stick) sticks+=("$2"); shift 2 ;;
+	--vars) vars=$2; shift 2 ;;
+	--boot-in-place) in_place=1; shift ;;
 	--no-ps2) no_ps2=1; shift ;;
 	--no-serial-input) serial_in=0; shift ;;
 	--vga) vga=$2; shift 2 ;;
@@ -92,18 +109,30 @@ qpid=""
 cleanup() { [[ -n "$qpid" ]] && kill "$qpid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 trap 'exit 143' TERM INT HUP
-cp "$ovmf_dir/OVMF_VARS_4M.fd" "$work/vars.fd"
+if [[ -n "$vars" ]]; then
+	[[ -f "$vars" ]] || cp "$ovmf_dir/OVMF_VARS_4M.fd" "$vars"
+	vars_file=$vars
+else
+	cp "$ovmf_dir/OVMF_VARS_4M.fd" "$work/vars.fd"
+	vars_file=$work/vars.fd
+fi
 
 # The kernel command line: the image's default, then CMDLINE, then run=.
 # Quotes and backslashes in the script are escaped for the kernel's parser.
 cfg_path='::/EFI/BOOT/mosaic.cfg'
 boot_args=(-drive "if=none,id=boot,format=raw,file=$work/boot.img" -device virtio-blk-pci,drive=boot,bootindex=1)
+# A copy of the image, or (--boot-in-place) a link to it.
+place() { if [[ $in_place -eq 1 ]]; then ln -s "$(realpath "$1")" "$2"; else cp "$1" "$2"; fi; }
+if [[ $in_place -eq 1 && -z "$iso" && ( -n "$run" || -n "$extra" ) ]]; then
+	echo "qemu-run: --boot-in-place with --run or --cmdline would rewrite $esp" >&2
+	exit 2
+fi
 if [[ -n "$iso" ]]; then
-	cp "$iso" "$work/boot.img"
-	boot_args=(-device qemu-xhci,id=xhci -drive "if=none,id=stick,format=raw,file=$work/boot.img"
+	place "$iso" "$work/boot.img"
+	boot_args=(-device qemu-xhci,id=xhci${sticks:+,p2=8} -drive "if=none,id=stick,format=raw,file=$work/boot.img"
 		   -device usb-storage,bus=xhci.0,drive=stick,bootindex=1)
 else
-	cp "$esp" "$work/boot.img"
+	place "$esp" "$work/boot.img"
 	if [[ -n "$run" || -n "$extra" ]]; then
 		mtype -i "$work/boot.img" "$cfg_path" | tr -d '\r' > "$work/mosaic.cfg"
 		old=$(sed -n 's/^cmdline=//p' "$work/mosaic.cfg")
@@ -121,10 +150,26 @@ fi
 machine_opt=q35
 [[ $no_ps2 -eq 1 ]] && machine_opt=q35,i8042=off
 [[ -n "$machine_opts" ]] && machine_opt="$machine_opt,$machine_opts"
-if [[ $usb_kbd -eq 1 ]]; then
-	[[ -n "$iso" ]] || boot_args+=(-device qemu-xhci,id=xhci)
-	boot_args+=(-device usb-kbd,bus=xhci.0,id=kbd)
+if [[ -z "$iso" && ( $usb_kbd -eq 1 || ${#sticks[@]} -gt 0 ) ]]; then
+	boot_args+=(-device qemu-xhci,id=xhci${sticks:+,p2=8})
 fi
+[[ $usb_kbd -eq 1 ]] && boot_args+=(-device usb-kbd,bus=xhci.0,id=kbd)
+n=0
+for spec in "${sticks[@]}"; do
+	n=$((n + 1))
+	IFS=: read -r file opts <<<"$spec"
+	[[ -f "$file" && "$file" != *,* ]] || { echo "qemu-run: --stick: no image '$file' (or a ',' in its path)" >&2; exit 2; }
+	drive="if=none,id=stick$n,format=raw,file=$file"
+	for o in ${opts//:/ }; do
+		case "$o" in
+		ro) drive+=",readonly=on" ;;
+		bps=*) [[ "${o#bps=}" =~ ^[0-9]+$ ]] || { echo "qemu-run: --stick: bad '$o'" >&2; exit 2; }
+		       drive+=",throttling.bps-write=${o#bps=}" ;;
+		*) echo "qemu-run: --stick: unknown option '$o' (ro, bps=N)" >&2; exit 2 ;;
+		esac
+	done
+	boot_args+=(-drive "$drive" -device "usb-storage,bus=xhci.0,drive=stick$n,id=stick$n")
+done
 if [[ -n "$vga" ]]; then
 	[[ "$vga" =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "qemu-run: --vga wants WxH, got '$vga'" >&2; exit 2; }
 	boot_args+=(-vga none -device "VGA,xres=${BASH_REMATCH[1]},yres=${BASH_REMATCH[2]},vgamem_mb=64")
@@ -132,7 +177,7 @@ fi
 
 args=(-machine "$machine_opt" -m "$mem" -smp "$smp" -cpu max -nic none
       -drive "if=pflash,format=raw,readonly=on,file=$ovmf_dir/OVMF_CODE_4M.fd"
-      -drive "if=pflash,format=raw,file=$work/vars.fd"
+      -drive "if=pflash,format=raw,file=$vars_file"
       "${boot_args[@]}" "${machine_args[@]}"
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [[ $reboot -eq 1 ]] || args+=(-no-reboot)

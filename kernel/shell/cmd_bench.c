@@ -26,10 +26,12 @@
 #include <bench/bench_drv.h>
 #include <bench/bench_rt_kernel.h>
 #include <bench/bench_policy.h>
+#include <save/save.h>
 
 #define BENCH_KEY_POLL_NS 50000000ull   /* the shell looks for a key this often during a run */
 #define BENCH_ALIVE_NS    60000000000ull /* and says a long run is still going this often */
 #define BENCH_OUT_LINE    1100          /* longest report line (BENCH_LINE_MAX and a newline) */
+#define BENCH_SAVE_LOG    (2 * 1024 * 1024)   /* a --save run's log kept for the stick */
 
 /* The report's output: one console write per piece, lines up to
  * BENCH_OUT_LINE (printk would cut them at 512 bytes). */
@@ -74,6 +76,7 @@ static int bench_plat_run(void *arg, const struct bench_wl *wl, const uint64_t *
 	(void)arg;
 	uint64_t uj0 = 0, uj1 = 0, at0 = 0, at1 = 0;
 	int metered = rapl_energy_uj(&uj0, NULL, &at0) == 0;
+	save_record_rapl();
 	brt_kernel_begin();
 	uint64_t start = time_ns(), said = start;
 	res->energy_uj = -1;
@@ -97,6 +100,7 @@ static int bench_plat_run(void *arg, const struct bench_wl *wl, const uint64_t *
 	}
 	thread_join(t);
 	res->elapsed_ns = time_ns() - start;
+	save_record_rapl();
 	if (metered && rapl_energy_uj(&uj1, NULL, &at1) == 0) {
 		res->energy_uj = (int64_t)(uj1 - uj0);
 		res->elapsed_ns = at1 - at0;   /* the span the energy covers */
@@ -230,6 +234,31 @@ static int bench_show(void)
 	return 0;
 }
 
+/* A plan run with --save: its output is shown and kept, and at the end
+ * written with everything `save` writes (kernel/save/save.h); vol: the
+ * volume --save=VOL names, NULL for save's default. */
+static int bench_run_saved(const char *vol, int sweep, int argc, char **argv)
+{
+	char *log = kmalloc(BENCH_SAVE_LOG), name[40];
+	if (!log) {
+		printk("bench: --save: no memory for the run's log\n");
+		return 1;
+	}
+	struct save_capture c;
+	save_capture_start(&c, log, BENCH_SAVE_LOG, 0);
+	int rc = bench_run_plan(sweep, argc, argv);
+	save_capture_stop(&c);
+	if (c.lost)
+		printk("bench: --save: the log kept its first %zu bytes (%zu more were shown only)\n", c.len, c.lost);
+	ksnprintf(name, sizeof(name), "bench-%s.log", argv[0]);
+	struct save_file f = { name, log, c.len };
+	printk("bench: saving the log and this boot's results (save)\n");
+	if (save_run(vol, SAVE_ALL, &f, 1))
+		rc = 1;
+	kfree(log);
+	return rc;
+}
+
 /* `bench ...`: see the usage line. */
 static int cmd_bench(int argc, char **argv)
 {
@@ -249,17 +278,30 @@ static int cmd_bench(int argc, char **argv)
 		return bench_show();
 	if (strcmp(argv[1], "policy") == 0 && argc >= 3)
 		return bench_policy_define(argc - 2, argv + 2);
-	if (strcmp(argv[1], "sweep") == 0) {
-		if (argc < 3) {
-			shell_usage("bench");
-			return 1;
-		}
-		return bench_run_plan(1, argc - 2, argv + 2);
+	/* --save or --save=VOL, anywhere after the workload, is taken out. */
+	const char *save_vol = NULL;
+	int save = 0, k = 1;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--save") == 0 || strncmp(argv[i], "--save=", 7) == 0) {
+			save = 1;
+			save_vol = argv[i][6] == '=' ? argv[i] + 7 : NULL;
+		} else
+			argv[k++] = argv[i];
 	}
-	return bench_run_plan(0, argc - 1, argv + 1);
+	argc = k;
+	argv[argc] = NULL;
+	int sweep = argc >= 2 && strcmp(argv[1], "sweep") == 0;
+	if (argc < 2 + sweep) {
+		shell_usage("bench");
+		return 1;
+	}
+	if (save)
+		return bench_run_saved(save_vol, sweep, argc - 1 - sweep, argv + 1 + sweep);
+	return bench_run_plan(sweep, argc - 1 - sweep, argv + 1 + sweep);
 }
 SHELL_COMMAND(bench, 1, SHELL_ARGS_MAX - 1,
 	      "list | policies | policy NAME k=v... | show | [sweep] WORKLOAD [--threads N,N..] [--runs N] "
-	      "[--policy P,P..] [--OPTION V]...",
+	      "[--policy P,P..] [--OPTION V]... [--save[=VOLUME]]",
 	      "run a workload (bench list) under placement policies (bench policies), alternating; "
-	      "sweep: the seed report's tables; a key stops", cmd_bench);
+	      "sweep: the seed report's tables; a key stops; --save: the log and results to a USB stick",
+	      cmd_bench);

@@ -38,8 +38,8 @@ void sysinfo_set_firmware(const char *vendor, uint32_t revision)
 	fw_revision = revision;
 }
 
-/* The CPU's brand string (CPUID 0x80000002-4) without leading blanks. */
-static void brand_string(char *out, size_t len)
+/* See sysinfo.h. */
+void sysinfo_brand(char *out, size_t len)
 {
 	uint32_t r[12], max, b, c, d;
 	cpuid(0x80000000, 0, &max, &b, &c, &d);
@@ -85,7 +85,7 @@ static void count_type(unsigned type, unsigned *cpus, unsigned *cores)
 void sysinfo_print(void)
 {
 	char brand[64];
-	brand_string(brand, sizeof(brand));
+	sysinfo_brand(brand, sizeof(brand));
 	unsigned p, pc, e, ec, l, lc, u, uc;
 	count_type(CPU_CORE_P, &p, &pc);
 	count_type(CPU_CORE_E, &e, &ec);

@@ -51,7 +51,7 @@ def test_grub_bench_entries(ctx):
     check(scripts["shell"] == [] and scripts["safe"] == [], "entries: %r" % menu)
     check(scripts["shell-ule"] == ["sysctl kern.sched.policy=ule"], "entries: %r" % menu)
     full, quick = plan(scripts["bench"]), plan(scripts["bench-quick"])
-    check(full == "bench sweep cpu --threads 4,6,8,10,12,16,20 --runs 12 --policy ule,hmp", full)
+    check(full == "bench sweep cpu --threads 4,6,8,10,12,16,20 --runs 12 --policy ule,hmp --save", full)
     check(plan(scripts["bench-hfi-off"]) == full, "HFI off: %r" % scripts["bench-hfi-off"])
     m = ctx.machine(iso=os.path.join(ctx.build, "mosaic.iso"), esp=None, machine_file=SMALL)
     m.expect(r"Mosaic shell", timeout=180)
@@ -59,6 +59,8 @@ def test_grub_bench_entries(ctx):
     m.expect(re.escape("mosaic> " + quick), timeout=240)
     m.expect(r"bench: run 2 of 16: cpu hmp, 4 threads", timeout=120)
     m.send("x")
+    # --save: the boot stick (this test's copy of the image) is the only volume.
+    m.expect(r"save: \d+ files, \d+ bytes, in MOSAIC/\S+ on da0p\d+", timeout=120)
     m.expect(r"mosaic> bench show", timeout=120)
     m.expect(r"\[Policy\] ule", timeout=60)
     m.wait_prompt(timeout=60)
