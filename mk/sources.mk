@@ -29,6 +29,7 @@ USB_DESC_SRCS := kernel/dev/usb/usb_desc.c $(FORMAT_SRCS)
 XHCI_SRCS     := kernel/dev/usb/xhci_ring.c kernel/dev/usb/xhci_dev.c
 PCI_MCFG_SRCS := kernel/dev/pci_mcfg.c $(FORMAT_SRCS)
 PSF_SRCS      := kernel/dev/psf.c
+FBCON_GRID_SRCS := kernel/dev/fbcon_grid.c
 # USB sticks: the Bulk-Only Transport, SCSI and the mass storage interface
 # (the xHCI transfers and the USB thread's side aside)
 MSD_SRCS      := kernel/dev/usb/usb_bot.c kernel/dev/usb/scsi.c kernel/dev/usb/usb_desc_msd.c kernel/fs/fs_err.c \

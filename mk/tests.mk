@@ -49,6 +49,7 @@ UNIT_SRCS_acpi_madt    := $(ACPI_MADT_SRCS)
 UNIT_SRCS_clock_choice := $(CLOCK_CHOICE_SRCS)
 UNIT_SRCS_pmtimer_fadt := $(PMTIMER_FADT_SRCS)
 UNIT_SRCS_psf          := $(PSF_SRCS)
+UNIT_SRCS_fbcon_grid   := $(FBCON_GRID_SRCS)
 UNIT_SRCS_topo         := $(TOPO_SRCS) $(TOPO_PRINT_SRCS)
 UNIT_SRCS_machine_parse := $(MDESC_APPLY_SRCS)
 UNIT_SRCS_itd_hist     := kernel/lib/itd_hist.c

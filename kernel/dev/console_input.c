@@ -7,6 +7,8 @@
  * that sleeps. The serial port (kernel/arch/x86_64/serial.c) reaches it
  * through arch_hooks.h. */
 #include <dev/console_input.h>
+#include <dev/fbcon.h>
+#include <dev/keymap.h>
 #include <arch/x86_64/arch_hooks.h>
 #include <arch/x86_64/spinlock.h>
 #include <lib/sysctl.h>
@@ -45,6 +47,19 @@ int console_input_push(char c)
 	int queued = input_push_locked(c);
 	spin_unlock(&input_wq.lock);
 	return queued;
+}
+
+/* See console_input.h. */
+void console_input_key(int n, const char *out)
+{
+	if (n == KEYMAP_VIEW_BACK || n == KEYMAP_VIEW_FORWARD) {
+		fbcon_view_page(n == KEYMAP_VIEW_BACK);
+		return;
+	}
+	if (n > 0)
+		fbcon_view_live();
+	for (int i = 0; i < n; i++)
+		console_input_push(out[i]);
 }
 
 /* See console_input.h. */

@@ -14,6 +14,11 @@
  * (kern.console.input_lost). Keyboards push ANSI escape sequences for
  * arrow keys, like a terminal. */
 int console_input_push(char c);
+/* A keyboard's key as keymap_feed() decoded it (its result n and the
+ * bytes in out): Shift-Page Up/Down move the framebuffer console's view
+ * through its scrollback; a key that gives bytes brings the view back to
+ * the live screen and queues them. Interrupts off. */
+void console_input_key(int n, const char *out);
 /* Room left in the input ring (interrupts off). A source that can hold
  * its bytes (the UART's FIFO) takes no more than this, and asks
  * console_input_on_room() to be called back once the reader frees room. */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* fbcon.c — text console on the UEFI GOP framebuffer.
  *
- * The text lives in a grid of cells (glyph index + cursor flag) kept as a
- * ring of rows, so scrolling moves no memory. A second grid remembers what
- * each screen cell shows; only cells that differ are drawn. The
+ * The text lives in a ring of lines of glyph indexes (fbcon_grid.h) that
+ * also keeps the scrollback: the last FBCON_SCROLLBACK_LINES lines that
+ * scrolled off the top, which Shift-Page Up/Down bring back into view
+ * (fbcon_view_page()). A second grid remembers what each screen cell
+ * shows (glyph index + cursor flag); only cells that differ are drawn. The
  * framebuffer is never read back (slow on real hardware, where it is
  * write-combining) and a scroll costs the changed cells only.
  *
@@ -24,6 +26,8 @@
 #include <lib/string.h>
 #include <dev/psf.h>
 #include <dev/fbcon_internal.h>
+#include <dev/fbcon_grid.h>
+#include <lib/sysctl.h>
 
 #define CELL_GLYPH   0xFFFFu
 #define CELL_CURSOR  0x10000u
@@ -39,16 +43,16 @@ enum parse_state { ST_TEXT, ST_ESC, ST_CSI };
 
 struct fbcon fbcon;              /* the screen, shared with fbcon_status.c */
 static uint32_t cols, rows;      /* the text area (the status row excluded) */
-static uint32_t *text;           /* rows x cols, row r at ring slot (top + r) % rows */
-static uint32_t top;
+static struct fbcon_grid grid;   /* the text and its scrollback */
 static uint32_t *shown;          /* rows x cols in screen order: what is drawn */
 static uint32_t *snap;           /* rows x cols: the thread's copy to draw from */
 static uint32_t cx, cy;          /* cx == cols: wrap pending */
 static uint32_t blank;           /* cell value of a space */
 static uint32_t dirty_lo, dirty_hi;   /* screen rows to compare; lo > hi: none */
 static uint32_t drawn_cursor_row;
-/* Guards the grid (text, top, cx, cy, dirty range) between writers (who
- * also hold the console lock) and the thread's copy. */
+/* Guards the grid (text, view, cx, cy, dirty range) between writers (who
+ * also hold the console lock), the keyboards that move the view, and the
+ * thread's copy. */
 static struct spinlock fbcon_lock = SPINLOCK_INIT("fbcon");
 static volatile int deferred;    /* the thread draws; writes only mark */
 static volatile int pending;     /* rows changed since the thread's copy */
@@ -88,12 +92,6 @@ uint32_t fbcon_color(uint8_t r, uint8_t g, uint8_t b)
 	}
 }
 
-/* Cells of screen row r in the ring. */
-static uint32_t *text_row(uint32_t r)
-{
-	return text + (size_t)((top + r) % rows) * cols;
-}
-
 /* Widen the range of rows flush() compares to include r. */
 static void mark_dirty(uint32_t r)
 {
@@ -106,9 +104,9 @@ static void mark_dirty(uint32_t r)
 /* Blank columns [from, to) of row r. */
 static void fill_cells(uint32_t r, uint32_t from, uint32_t to)
 {
-	uint32_t *row = text_row(r);
+	fbcon_cell *row = fbcon_grid_row(&grid, r);
 	for (uint32_t c = from; c < to; c++)
-		row[c] = blank;
+		row[c] = grid.blank;
 	mark_dirty(r);
 }
 
@@ -148,20 +146,27 @@ static void draw_rows(const uint32_t *grid, uint32_t lo, uint32_t hi)
 	}
 }
 
-/* Copy the dirty rows of the ring, with the cursor, into snap (screen
- * order); returns the row range in *lo..*hi (lo > hi: nothing). Caller
- * holds fbcon_lock. */
+/* Copy the dirty rows of what the screen shows, with the cursor when the
+ * view is live, into snap (screen order); returns the row range in
+ * *lo..*hi (lo > hi: nothing). A view that is back shows every row moved
+ * by what scrolled in. Caller holds fbcon_lock. */
 static void copy_dirty(uint32_t *lo, uint32_t *hi)
 {
 	uint32_t ccol = cx < cols ? cx : cols - 1;
 	mark_dirty(cy);
 	mark_dirty(drawn_cursor_row);
+	if (grid.view) {
+		dirty_lo = 0;
+		dirty_hi = rows - 1;
+	}
 	*lo = dirty_lo;
 	*hi = dirty_hi;
 	for (uint32_t r = dirty_lo; r <= dirty_hi && r < rows; r++) {
 		uint32_t *dst = snap + (size_t)r * cols;
-		memcpy(dst, text_row(r), cols * sizeof(*dst));
-		if (r == cy)
+		const fbcon_cell *src = fbcon_grid_shown(&grid, r);
+		for (uint32_t c = 0; c < cols; c++)
+			dst[c] = src[c];
+		if (r == cy && !grid.view)
 			dst[ccol] |= CELL_CURSOR;
 	}
 	drawn_cursor_row = cy;
@@ -201,7 +206,8 @@ int fbcon_pending(void)
 	return pending;
 }
 
-/* Column 0 of the next row, scrolling (by rotating the ring) at the bottom. */
+/* Column 0 of the next row, scrolling at the bottom (the first row goes
+ * to the scrollback). */
 static void newline(void)
 {
 	cx = 0;
@@ -209,8 +215,7 @@ static void newline(void)
 		cy++;
 		return;
 	}
-	top = (top + 1) % rows;         /* the old first row becomes the new last */
-	fill_cells(rows - 1, 0, cols);
+	fbcon_grid_scroll(&grid);
 	dirty_lo = 0;
 	dirty_hi = rows - 1;
 }
@@ -220,7 +225,7 @@ static void put_glyph(uint32_t g)
 {
 	if (cx >= cols)
 		newline();
-	text_row(cy)[cx++] = g;
+	fbcon_grid_row(&grid, cy)[cx++] = (fbcon_cell)g;
 	mark_dirty(cy);
 }
 
@@ -388,6 +393,7 @@ static void fbcon_write(const char *buf, size_t len)
 		feed(buf[i]);
 	if (console_panicking() && !panic_mode) {
 		panic_mode = 1;
+		grid.view = 0;           /* the panic's report is on the live screen */
 		memset(shown, 0xFF, (size_t)cols * rows * sizeof(*shown));
 		dirty_lo = 0;
 		dirty_hi = rows - 1;
@@ -459,11 +465,14 @@ void fbcon_init(const struct boot_framebuffer *f)
 	fbcon.rows = f->height / fbcon.font.height;
 	fbcon.status_row = strcmp(cmdline_choice("status"), "off") ? fbcon.rows - 1 : UINT32_MAX;
 	rows = fbcon.status_row == UINT32_MAX ? fbcon.rows : fbcon.rows - 1;
-	text = kcalloc((size_t)cols * rows, sizeof(*text));
+	uint32_t back = FBCON_SCROLLBACK_LINES;
+	fbcon_cell *cells;
+	while (!(cells = kcalloc((size_t)cols * (rows + back), sizeof(*cells))) && back)
+		back /= 2;                /* a smaller scrollback rather than none */
 	shown = kcalloc((size_t)cols * rows, sizeof(*shown));
 	snap = kcalloc((size_t)cols * rows, sizeof(*snap));
-	if (!text || !shown || !snap) {
-		kfree(text);
+	if (!cells || !shown || !snap) {
+		kfree(cells);
 		kfree(shown);
 		kfree(snap);
 		printk("fbcon: no memory for a %ux%u grid; framebuffer console off\n", cols, rows);
@@ -477,13 +486,70 @@ void fbcon_init(const struct boot_framebuffer *f)
 	blank = psf_glyph(&fbcon.font, ' ');
 	for (size_t i = 0; i < (size_t)fbcon.pitch_px * f->height; i++)
 		fbcon.fb[i] = fbcon.px_bg;
+	fbcon_grid_init(&grid, cells, cols, rows, rows + back, (fbcon_cell)blank);
 	for (size_t i = 0; i < (size_t)cols * rows; i++)
-		text[i] = shown[i] = blank;
+		shown[i] = blank;
 	dirty_lo = dirty_hi = UINT32_MAX;
 	flush();
 	fbcon.ready = 1;
 	console_register(&fbcon_sink, 1);   /* show the boot log so far */
-	printk("fbcon: %ux%u, %ux%u cells, PSF%d font %ux%u%s\n", f->width, f->height, cols, rows,
-	       fbcon.font.version, fbcon.font.width, fbcon.font.height,
-	       fbcon.status_row == UINT32_MAX ? "" : ", status line on the last row");
+	printk("fbcon: %ux%u, %ux%u cells, PSF%d font %ux%u%s, scrollback %u lines (%zu KiB)\n", f->width,
+	       f->height, cols, rows, fbcon.font.version, fbcon.font.width, fbcon.font.height,
+	       fbcon.status_row == UINT32_MAX ? "" : ", status line on the last row", back,
+	       (size_t)cols * (rows + back) * sizeof(*cells) / 1024);
 }
+
+/* Moves the view n lines (n > 0: back) and redraws. Any context but an
+ * NMI; takes fbcon_lock. */
+static void view_move(int32_t n)
+{
+	if (!fbcon.ready)
+		return;
+	uint64_t flags = spin_lock_irqsave(&fbcon_lock);
+	if (!panic_mode && fbcon_grid_move_view(&grid, n)) {
+		dirty_lo = 0;
+		dirty_hi = rows - 1;
+		if (deferred)
+			pending = 1;
+		else
+			flush();
+	}
+	spin_unlock_irqrestore(&fbcon_lock, flags);
+}
+
+/* See fbcon.h. A page is the screen less one line, which stays in view. */
+void fbcon_view_page(int back)
+{
+	int32_t page = rows > 1 ? (int32_t)rows - 1 : 1;
+	view_move(back ? page : -page);
+}
+
+/* See fbcon.h. */
+void fbcon_view_live(void)
+{
+	if (__atomic_load_n(&grid.view, __ATOMIC_RELAXED))
+		view_move(-(int32_t)FBCON_SCROLLBACK_LINES);   /* more than is ever kept */
+}
+
+/* See fbcon_internal.h. A snapshot; no lock (two aligned words). */
+uint32_t fbcon_view_back(uint32_t *kept)
+{
+	*kept = __atomic_load_n(&grid.kept, __ATOMIC_RELAXED);
+	return __atomic_load_n(&grid.view, __ATOMIC_RELAXED);
+}
+
+/* kern.console.scrollback: where the view is, what is kept, its room. */
+static void scrollback_proc(char *buf, size_t len)
+{
+	uint64_t flags = spin_lock_irqsave(&fbcon_lock);
+	struct fbcon_grid g = grid;
+	spin_unlock_irqrestore(&fbcon_lock, flags);
+	if (!fbcon.ready)
+		ksnprintf(buf, len, "no framebuffer console");
+	else
+		ksnprintf(buf, len, "view %u lines back, %u lines kept, room for %u (%zu KiB)", g.view, g.kept,
+			  g.lines - g.rows, (size_t)g.lines * g.cols * sizeof(fbcon_cell) / 1024);
+}
+SYSCTL_PROC(kern_console_scrollback, "kern.console.scrollback", scrollback_proc,
+	    "the framebuffer console's scrollback: how far back the screen shows (Shift-PgUp/PgDn), "
+	    "the lines kept and the room for them");

@@ -13,4 +13,11 @@ void fbcon_start_thread(void);
 /* From the boot CPU's timer tick (interrupts off): wakes the thread when
  * text is waiting or the status line is due. */
 void fbcon_tick(void);
+/* The keyboards' Shift-Page Up (back != 0) and Shift-Page Down: the screen
+ * shows a page further back in the scrollback, or forward toward the live
+ * screen. Any context but an NMI. */
+void fbcon_view_page(int back);
+/* The screen shows the live text again (a key that types was pressed).
+ * Any context but an NMI. */
+void fbcon_view_live(void);
 #endif

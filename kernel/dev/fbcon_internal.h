@@ -9,6 +9,10 @@
 
 #define FBCON_FLUSH_NS  30000000ull    /* the thread draws new text at most this often */
 #define FBCON_STATUS_NS 500000000ull   /* and the status line every half second */
+/* Lines of scrollback kept above the screen, 2 bytes a cell: 1 MiB at 128
+ * columns (1024x768, 8x16 font), 1.3 MiB at 160 (1920x1080, 12x24), 1.9 MiB
+ * at 240 (3840x2160, 16x32). */
+#define FBCON_SCROLLBACK_LINES 4096u
 
 /* The screen; set once by fbcon_init(), read-only afterwards. */
 struct fbcon {
@@ -34,4 +38,7 @@ void fbcon_set_deferred(void);
 int fbcon_pending(void);
 /* The thread's flush: copy changed rows under the lock, draw outside. */
 void fbcon_flush_deferred(void);
+/* How many lines back the screen shows (0: live) and, in *kept, how many
+ * scrollback lines are kept. Any context; no lock. */
+uint32_t fbcon_view_back(uint32_t *kept);
 #endif

@@ -10,8 +10,9 @@
  * character row, shows the scheduler policy, whether the HFI driver
  * publishes, the uptime, and each online CPU's busy percentage on a
  * background coloured by its core type (P, E, LP-E), so someone watching
- * a benchmark can read the machine. It goes to the framebuffer only, never
- * to the serial port.
+ * a benchmark can read the machine. While the screen shows the scrollback
+ * (Shift-PgUp), the line starts with how far back it is. It goes to the
+ * framebuffer only, never to the serial port.
  */
 #include <dev/fbcon.h>
 #include <arch/x86_64/arch_hooks.h>
@@ -87,6 +88,11 @@ static void status_draw(void)
 	char buf[64];
 	uint64_t now = time_ns(), span = now - when_before;
 	uint64_t up = now / 1000000000ull;
+	uint32_t kept, back = fbcon_view_back(&kept);
+	if (back) {
+		ksnprintf(buf, sizeof(buf), " %u/%u lines back, Shift-PgDn ", back, kept);
+		put_text(&col, buf, fbcon_color(0, 0, 0), fbcon_color(0xE0, 0xC0, 0x20));
+	}
 	ksnprintf(buf, sizeof(buf), " Mosaic | %s | HFI %s | up %lu:%02lu:%02lu |",
 		  sched_policy_name(), hfi_publishing() ? "on" : "off",
 		  up / 3600, up / 60 % 60, up % 60);

@@ -52,6 +52,14 @@ static const char *navigation_seq(uint8_t code)
 	}
 }
 
+/* KEYMAP_VIEW_BACK/FORWARD for Page Up/Down with Shift held, else 0. */
+static int view_key(const struct keymap_state *st, uint8_t key)
+{
+	if (!st->shift_left && !st->shift_right)
+		return 0;
+	return key == 0x49 ? KEYMAP_VIEW_BACK : key == 0x51 ? KEYMAP_VIEW_FORWARD : 0;
+}
+
 /* ESC [ seq into out; returns its length. */
 static int emit_csi(const char *seq, char out[KEYMAP_OUT_MAX])
 {
@@ -110,6 +118,9 @@ static int feed_extended(struct keymap_state *st, uint8_t key, int released,
 		out[0] = '/';
 		return 1;
 	}
+	int view = view_key(st, key);   /* Shift held: a fake Shift release (E0 AA) changed nothing */
+	if (view)
+		return view;
 	const char *seq = navigation_seq(key);
 	return seq ? emit_csi(seq, out) : 0;   /* fake shifts, GUI keys: nothing */
 }
@@ -143,6 +154,9 @@ int keymap_feed(struct keymap_state *st, uint8_t code, char out[KEYMAP_OUT_MAX])
 			out[0] = keypad_digits[key - SC_KP_FIRST];
 			return 1;
 		}
+		int view = view_key(st, key);
+		if (view)
+			return view;
 		const char *seq = navigation_seq(key);
 		return seq ? emit_csi(seq, out) : 0;
 	}

@@ -95,9 +95,7 @@ static void ps2kbd_irq(struct trap_frame *tf)
 		if (st & ST_AUX_DATA)
 			continue;
 		char out[KEYMAP_OUT_MAX];
-		int n = keymap_feed(&keymap, code, out);
-		for (int i = 0; i < n; i++)
-			console_input_push(out[i]);
+		console_input_key(keymap_feed(&keymap, code, out), out);
 	}
 }
 

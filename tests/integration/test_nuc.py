@@ -2,7 +2,9 @@
 """What a user of the NUC sees, under QEMU: the console at 1920x1080 and
 3840x2160 (the loader sets a mode other than the firmware's first, the
 font grows, the status line shows per-CPU load by core type on the
-framebuffer and never on the serial port), and each GRUB entry of
+framebuffer and never on the serial port; Shift-PgUp on the PS/2 keyboard
+shows the scrollback, which reaches back past a sweep's 113 lines), and
+each GRUB entry of
 build/mosaic.iso booting to its first output (the stock-ULE shell, safe mode on a machine
 without HPET, PIT and PIC, so the TSC comes from the ACPI PM timer; the
 shell entry is test_iso.py's, the quick benchmark test_bench_grub.py's)."""
@@ -11,60 +13,12 @@ import re
 import subprocess
 import time
 
+from screen import E_CORE, P_CORE, SCROLLBACK, colours_in_rows, screendump, status_colours
+
 # Run time on an idle 2-core host: the runner starts the longest modules first.
 EXPECTED_S = 110
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-P_CORE = (0xB0, 0x40, 0x10)     # status line backgrounds (kernel/dev/fbcon_status.c)
-E_CORE = (0x20, 0x50, 0xB0)
-
-
-def read_ppm(path):
-    """(width, height, RGB bytes) of a binary PPM (QEMU's screendump)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    fields, i = [], 0
-    while len(fields) < 4:
-        while data[i:i + 1].isspace():
-            i += 1
-        j = i
-        while not data[j:j + 1].isspace():
-            j += 1
-        fields.append(data[i:j])
-        i = j
-    w, h = int(fields[1]), int(fields[2])
-    return w, h, data[i + 1:i + 1 + w * h * 3]
-
-
-def colours_in_rows(ppm, y0, y1):
-    """The set of RGB colours of pixel rows y0..y1-1."""
-    w, h, px = ppm
-    seen = set()
-    for y in range(y0, min(y1, h)):
-        row = px[y * w * 3:(y + 1) * w * 3]
-        for x in range(0, w * 3, 3 * 4):          # every 4th pixel is enough
-            seen.add((row[x], row[x + 1], row[x + 2]))
-    return seen
-
-
-def screendump(m, shot, width, height):
-    """QEMU's screendump of the machine's display into shot, read back.
-    screendump answers at once and writes the file afterwards: wait until
-    it holds every pixel (a loaded host writes 25 MB slowly)."""
-    if os.path.exists(shot):
-        os.unlink(shot)
-    m.monitor_query("screendump " + shot)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if os.path.exists(shot) and os.path.getsize(shot) >= width * height * 3:
-            ppm = read_ppm(shot)
-            if len(ppm[2]) == width * height * 3:
-                break
-        time.sleep(0.2)
-    ppm = read_ppm(shot)
-    assert len(ppm[2]) == width * height * 3, "screendump %s incomplete after 60 s" % shot
-    assert ppm[:2] == (width, height), ppm[:2]
-    return ppm
 
 
 def boot_at(ctx, mode, cells, font):
@@ -72,8 +26,10 @@ def boot_at(ctx, mode, cells, font):
                     qemu_run_args=["--vga", "3840x2160"])
     mm = m.expect(r"graphics: switched to mode (\d+), %s: the requested mode" % mode, timeout=120)
     assert mm.group(1) != "0", mm.group(0)
-    m.expect(r"fbcon: %s, %s cells, PSF2 font %s, status line on the last row"
-             % (mode, cells, font), timeout=60)
+    mm = m.expect(r"fbcon: %s, %s cells, PSF2 font %s, status line on the last row, "
+                  r"scrollback 4096 lines \((\d+) KiB\)" % (mode, cells, font), timeout=60)
+    cols, rows = map(int, cells.split("x"))     # the status line is the last of rows
+    assert int(mm.group(1)) == cols * (rows - 1 + 4096) * 2 // 1024, mm.group(0)
     # The boot summary, before the prompt.
     m.expect(r"==== Mosaic system summary ====", timeout=60)
     m.expect(r"cpus: +4 online: 2 P \(1 cores\), 2 E, 0 LP-E", timeout=10)
@@ -105,7 +61,24 @@ def boot_at(ctx, mode, cells, font):
 
 
 def test_console_at_1920x1080(ctx):
-    boot_at(ctx, "1920x1080", "160x44", "12x24")
+    m = boot_at(ctx, "1920x1080", "160x44", "12x24")
+    # The seed report's sweep prints 113 lines: three pages back on the
+    # 43 rows of text (a page is 42) reach its start. help and sysctl -a
+    # print more.
+    out = m.command("help", timeout=60) + m.command("sysctl -a", timeout=60)
+    assert out.count("\n") > 3 * 42, out
+    for _ in range(3):
+        m.monitor("sendkey shift-pgup")
+    shot = os.path.join(ctx.build, "test-logs", "nuc-scrollback.ppm")
+    bottom = status_colours(m, shot, lambda colours: SCROLLBACK in colours)
+    assert SCROLLBACK in bottom, "no scrollback mark on the status line: %s" % sorted(bottom)[:20]
+    out = m.command("sysctl kern.console.scrollback")   # serial input leaves the view alone
+    mm = re.search(r"view (\d+) lines back, (\d+) lines kept", out)
+    assert mm and int(mm.group(1)) >= 3 * 42 >= 113, out
+    m.monitor("sendkey ret")                # a key that types: the live screen again
+    m.wait_prompt(30)
+    bottom = status_colours(m, shot, lambda colours: SCROLLBACK not in colours)
+    assert SCROLLBACK not in bottom, "the scrollback mark stayed after a key"
 
 
 def test_console_at_3840x2160(ctx):

@@ -315,3 +315,33 @@ def test_ps2_keyboard_input(ctx, m):
         m.monitor("sendkey " + key)
     m.expect(r"\r\nkbd!\r\n", 30)
     m.wait_prompt(30)
+
+
+def scrollback(m):
+    """(lines back, lines kept) from kern.console.scrollback."""
+    out = m.command("sysctl kern.console.scrollback")
+    r = re.search(r"view (\d+) lines back, (\d+) lines kept, room for 4096 \(\d+ KiB\)", out)
+    check(r, out)
+    return int(r.group(1)), int(r.group(2))
+
+
+def test_ps2_shift_page_keys_scroll_the_console_back(ctx, m):
+    # The framebuffer console's text rows (fbcon's boot line); a page is one less.
+    cells = re.search(r"fbcon: \d+x\d+, (\d+)x(\d+) cells", m.output)
+    check(cells, "no fbcon line in the boot log")
+    page = int(cells.group(2)) - 1
+    m.command("help")              # enough lines that two pages are kept
+    view, kept = scrollback(m)
+    check(view == 0 and kept >= 2 * page, (view, kept, page))
+    for _ in range(2):
+        m.monitor("sendkey shift-pgup")
+    # Serial input types nothing on the keyboard: the view stays where it is
+    # while `sysctl` prints (it stays on its text as lines scroll in below).
+    view, kept = scrollback(m)
+    check(view >= 2 * page, (view, kept, page))
+    m.monitor("sendkey shift-pgdn")
+    view2, _ = scrollback(m)
+    check(page <= view2 < view, (view2, view, page))
+    m.monitor("sendkey ret")       # a key that types: back to the live screen
+    m.wait_prompt(30)
+    check(scrollback(m)[0] == 0, "the view did not come back to the live screen")

@@ -7,6 +7,7 @@ and a serial port that only prints; every key comes from a USB keyboard
 import os
 import re
 
+import screen
 import usbkeys
 
 # Run time on an idle 2-core host: the runner starts the longest modules first.
@@ -61,6 +62,19 @@ def test_shift_symbols_and_line_editing(ctx, m):
     usbkeys.send(m, "ret")
     m.expect(r"\n<Hi_there\+1 x\r?\n", timeout=30)
     m.wait_prompt()
+
+
+def test_shift_page_keys_scroll_the_console_back(ctx, m):
+    # The keyboard's Shift-PgUp shows the scrollback (the status line says
+    # how far back); Shift-PgDn a page later is the live screen again.
+    usbkeys.command(m, "help")
+    shot = os.path.join(ctx.build, "test-logs", "usb-scrollback.ppm")
+    usbkeys.send(m, "shift-pgup")
+    bottom = screen.status_colours(m, shot, lambda colours: screen.SCROLLBACK in colours)
+    assert screen.SCROLLBACK in bottom, "no scrollback mark: %s" % sorted(bottom)[:20]
+    usbkeys.send(m, "shift-pgdn")
+    bottom = screen.status_colours(m, shot, lambda colours: screen.SCROLLBACK not in colours)
+    assert screen.SCROLLBACK not in bottom, "still in the scrollback after Shift-PgDn"
 
 
 def test_ctrl_c_cancels_the_line(ctx, m):

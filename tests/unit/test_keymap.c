@@ -7,7 +7,8 @@
 #include <cmocka.h>
 #include <dev/keymap.h>
 
-/* Feed a scancode sequence; return everything it produced as a string. */
+/* Feed a scancode sequence; return everything it produced as a string,
+ * a move of the console's view as "<back>" or "<forward>". */
 static const char *feed(struct keymap_state *st, const uint8_t *codes, size_t n)
 {
 	static char buf[64];
@@ -15,7 +16,10 @@ static const char *feed(struct keymap_state *st, const uint8_t *codes, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char out[KEYMAP_OUT_MAX];
 		int k = keymap_feed(st, codes[i], out);
-		assert_true(k >= 0 && k <= KEYMAP_OUT_MAX);
+		const char *view = k == KEYMAP_VIEW_BACK ? "<back>" : k == KEYMAP_VIEW_FORWARD ? "<forward>" : "";
+		assert_true(*view || (k >= 0 && k <= KEYMAP_OUT_MAX));
+		while (*view)
+			buf[len++] = *view++;
 		for (int j = 0; j < k; j++)
 			buf[len++] = out[j];
 	}
@@ -83,6 +87,22 @@ static void test_extended_keys(void **state)
 	assert_string_equal(FEED(&st, 0xE0, 0x2A, 0xE0, 0x48, 0xE0, 0xC8, 0xE0, 0xAA, 0x1E), "\x1b[A" "a");
 }
 
+static void test_shift_page_keys_move_the_view(void **state)
+{
+	(void)state;
+	struct keymap_state st;
+	keymap_init(&st);
+	/* Left Shift held: Page Up and Down (grey keys) move the view, no bytes */
+	assert_string_equal(FEED(&st, 0x2A, 0xE0, 0x49, 0xE0, 0xC9, 0xE0, 0x51, 0xE0, 0xD1), "<back><forward>");
+	/* the fake Shift release a PS/2 keyboard sends before a grey key leaves Shift held */
+	assert_string_equal(FEED(&st, 0xE0, 0xAA, 0xE0, 0x49, 0xE0, 0xC9, 0xE0, 0x2A), "<back>");
+	/* Shift released: Page Up is ESC [ 5 ~ again; Right Shift works the same */
+	assert_string_equal(FEED(&st, 0xAA, 0xE0, 0x49, 0x36, 0xE0, 0x51, 0xB6, 0xE0, 0x51),
+			    "\x1b[5~<forward>\x1b[6~");
+	/* the keypad's 9 and 3 are Page Up and Down with Num Lock off */
+	assert_string_equal(FEED(&st, 0x45, 0xC5, 0x2A, 0x49, 0x51, 0xAA, 0x49), "<back><forward>\x1b[5~");
+}
+
 static void test_keypad_num_lock(void **state)
 {
 	(void)state;
@@ -121,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_shift_and_caps),
 		cmocka_unit_test(test_ctrl),
 		cmocka_unit_test(test_extended_keys),
+		cmocka_unit_test(test_shift_page_keys_move_the_view),
 		cmocka_unit_test(test_keypad_num_lock),
 		cmocka_unit_test(test_keypad_navigation),
 		cmocka_unit_test(test_pause_and_noise),

@@ -52,8 +52,7 @@ static void kbd_feed(struct usb_kbd *k, const uint8_t *codes, size_t n)
 		char out[KEYMAP_OUT_MAX];
 		int m = keymap_feed(&k->km, codes[i], out);
 		uint64_t flags = cpu_save_flags_cli();
-		for (int j = 0; j < m; j++)
-			console_input_push(out[j]);
+		console_input_key(m, out);
 		cpu_restore_flags(flags);
 	}
 }
