@@ -171,6 +171,17 @@ def test_save_to_boot_stick_and_second_stick(ctx):
     check(kernel_rows and kernel_rows == replay_rows,
           "kernel cpus:\n%s\nreplay:\n%s" % (cpus_out, replay))
 
+    # The host's one command on the folder copied off the stick (docs/nuc.md):
+    # the round trip on every column, the topology tree, the files' parts.
+    copied = os.path.join(d, "copied")
+    os.makedirs(copied)
+    run("mcopy", "-s", "-i", stick, "::/" + folder, copied)
+    out = run(os.path.join(ROOT, "tools", "results-report.py"), "--replay", os.path.join(ctx.build, "cpuid-replay"),
+              "--no-plots", "-o", os.path.join(d, "report"), os.path.join(copied, os.path.basename(folder)))
+    check("CPUID round trip: 2 CPUs, descriptors from CPUID; the replay is the same on all 2 CPUs" in out, out)
+    with open(os.path.join(d, "report", "report.md")) as f:
+        check("Topology tree (`topo.txt` on the machine, then the replay): the same." in f.read(), out)
+
 
 def sha(path):
     import hashlib
