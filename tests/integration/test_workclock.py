@@ -65,8 +65,7 @@ def spawn_reports(out, pins):
     """The end reports of the `spawn N cpu pin=...` runs in out, in order:
     per report, (run ms, work ms, speed) of each thread by its place in
     pins, which must be the CPU it ended on. The threads of one spawn start
-    together and end at one guest time, so their work compares directly;
-    the shell sleeps meanwhile, so none of it ran beside them."""
+    together and end at one guest time."""
     reports = []
     for block in re.split(r"^spawn: \d+ cpu threads done after", out, flags=re.M)[1:]:
         rows = {}
@@ -83,20 +82,23 @@ def spawn_reports(out, pins):
 def check_rates(rows, want_e, want_pair):
     """One spawn of PINS_I7: a lone P thread (slot 0), an E-core (1), the
     two SMT siblings of one core (2, 3) and two threads sharing a P CPU
-    (4, 5): SPEED of each, and the work done relative to the lone P thread.
-    The two that take turns on one CPU (preempted in the middle of work())
-    each keep their CPU's speed and together do one CPU's worth."""
-    lone = rows[0]
+    (4, 5): the SPEED of each (work per ms of its run time). The two that
+    take turns on one CPU (preempted in the middle of work()) each keep
+    their CPU's speed and together do one CPU's worth in the time they
+    ran. Work is compared per ms run, never in total: the kernel's own
+    threads (console, shell) take a share of a pinned thread's CPU that
+    grows with the host's load (on a loaded CI host the lone thread ran
+    2777 ms of 3000), while what a ms of run time does is the work
+    clock's, whatever the host."""
     context = "%r" % rows
-    near(lone[2], 1.0, "speed of the lone P thread", context)
+    near(rows[0][2], 1.0, "speed of the lone P thread", context)
     near(rows[1][2], want_e, "speed on the E-core", context)
-    near(rows[1][1] / lone[1], want_e, "work E / work P", context)
     for slot in (2, 3):
         near(rows[slot][2], want_pair, "speed on busy SMT sibling (thread %d)" % slot, context)
-        near(rows[slot][1] / lone[1], want_pair, "work of sibling thread %d / lone P" % slot, context)
     for slot in (4, 5):
         near(rows[slot][2], 1.0, "speed of thread %d sharing a CPU" % slot, context)
-    near((rows[4][1] + rows[5][1]) / lone[1], 1.0, "work of the two sharing a CPU / lone P", context)
+    near((rows[4][1] + rows[5][1]) / (rows[4][0] + rows[5][0]), 1.0,
+         "work per ms of the two sharing a CPU", context)
 
 
 def spawn_pinned(pins, ms):
