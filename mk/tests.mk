@@ -22,6 +22,7 @@ BENCH_WL_SRCS := $(BENCH_SRCS) $(BENCH_DRV_SRCS) $(PARSE_SRCS) tests/unit/bench_
 
 # --- sources under test (a line per test that is not a test_ule_*/test_hmp_* one) ---
 UNIT_SRCS_cmdline      := $(CMDLINE_SRCS)
+UNIT_SRCS_cmdline_tunables := $(TUNABLE_SRCS)
 UNIT_SRCS_format       := $(FORMAT_SRCS)
 UNIT_SRCS_sysctl       := $(SYSCTL_SRCS)
 UNIT_SRCS_lineedit     := $(LINEEDIT_SRCS)
