@@ -88,9 +88,14 @@ properties: $(BUILD)/schedsim
 # inside them survives the shell.
 run-qemu debug: export MOSAIC_RUN := $(RUN)
 run-qemu debug: export MOSAIC_CMDLINE := $(CMDLINE)
+# The kernel's `exit N` is the runner's status N (125: QEMU failed or the
+# kernel stopped otherwise); make can only fail with its own status 2, so
+# the recipe says N first.
 run-qemu: all
-	tools/qemu-run.sh --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
-	  $(if $(RUN),--run "$$MOSAIC_RUN") $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
+	@tools/qemu-run.sh --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
+	  $(if $(RUN),--run "$$MOSAIC_RUN") $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui) \
+	  || { s=$$?; if [ $$s -eq 125 ]; then echo "run-qemu: QEMU failed, or the kernel stopped without exit" >&2; \
+	       else echo "run-qemu: the kernel exited with status $$s" >&2; fi; exit $$s; }
 
 debug: all
 	@tools/deps.sh gdb
