@@ -58,8 +58,14 @@ include mk/fuzz.mk
 all: deps
 	@$(MAKE) --no-print-directory build-kernel
 
+# The package sets of tools/deps.sh a target needs: booting needs only
+# `boot`; a target adds its own, and its prerequisites (all, deps) inherit them.
+DEPS_SETS := boot
+iso: DEPS_SETS += iso
+bench: DEPS_SETS += report
+test fuzz fuzz-merge fuzz-coverage: DEPS_SETS := test
 deps:
-	@tools/deps.sh
+	@tools/deps.sh $(DEPS_SETS)
 
 build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
