@@ -81,6 +81,22 @@ def test_same_command_same_output(ctx):
         assert sa != sc, wl + ": seeds 1 and 2 gave the same samples"
 
 
+def test_speaks_as_a_host_tool(ctx):
+    """schedsim's output says simulated time and nothing of keys or QEMU
+    (the kernel's bench wording); --help is no error; policy names say what
+    they do (hmp-no-upmigrate; the old hmp-upmigrate is unknown)."""
+    out = schedsim(ctx, "--workload", "cpu", "--machine", "small-hybrid", "--threads", "2", "--runs", "2",
+                   "--policy", "ule,hmp-no-upmigrate")
+    for kernel_words in ("a key stops", "QEMU", "guest time", "emulated machine"):
+        assert kernel_words not in out, (kernel_words, out[:3000])
+    assert "(simulated time elapsed 0:00, remaining unknown)" in out, out[:1000]
+    assert "bench: simulated machine: work is counted" in out, out[-3000:]
+    p = subprocess.run([os.path.join(ctx.build, "schedsim"), "--help"], capture_output=True, text=True)
+    assert p.returncode == 0 and p.stdout.startswith("usage: schedsim") and not p.stderr, (p.returncode, p.stderr)
+    err = schedsim(ctx, "--workload", "cpu", "--machine", "small-hybrid", "--policy", "ule,hmp-upmigrate", rc=2)
+    assert "hmp-upmigrate" in err, err
+
+
 def test_i7_direction(ctx):
     """The seed experiment (bench's cpu, 12 runs of 10 s) on the i7-1370P
     model: hmp at least ULE and, every run, within 1 % of the oracle at 4,
