@@ -21,7 +21,8 @@
 #   CMDLINE=  extra kernel command line words
 #   GUI=1     show the QEMU window (framebuffer console, PS/2 keyboard)
 #   T=        with `make test`: run only tests whose name contains this
-#   BENCH=    with `make bench`: the words after `bench` ("cpu --threads 4,6
+#   BENCH=    with `make bench`: the words after `bench` (none: a quick plan
+#             of about 2 minutes; "cpu --threads 4,6
 #             --runs 6" or "sweep cpu ..."); BENCH_OUT= where its files go
 
 MACHINE ?= i7-1370p

@@ -146,6 +146,7 @@ static void report_compact(const struct bench_plan *pl, const struct bench_out *
 		}
 	bench_printf(o, "CV: sample SD / mean. med vs A: median / median of policy A. MWU p: Mann-Whitney U "
 		     "test against A, two-sided. CI95: bootstrap of the median ratio.\n");
+	bench_note_significance(o, t, pl->npol, pl->ncols);
 }
 
 /* Medians of the extra figures and of the latency percentiles. */

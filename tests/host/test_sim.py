@@ -97,6 +97,20 @@ def test_speaks_as_a_host_tool(ctx):
     assert "hmp-upmigrate" in err, err
 
 
+def test_too_few_runs_are_said(ctx):
+    """With 2 or 3 runs per policy the tables say the Mann-Whitney test
+    cannot reach p < 0.05 (smallest p 0.333, 0.100); with 4 they do not."""
+    for runs, p in (("2", "0.333"), ("3", "0.100"), ("4", None)):
+        out = schedsim(ctx, "--workload", "cpu", "--machine", "small-hybrid", "--threads", "2", "--runs", runs,
+                       "--time", "1", "--policy", "ule,hmp")
+        note = "Too few runs for significance: with %s and %s runs the smallest two-sided Mann-Whitney p is %s" \
+            % (runs, runs, p)
+        if p:
+            assert note in out and "4 runs per policy can (0.029)" in out, out[-3000:]
+        else:
+            assert "Too few runs" not in out, out[-3000:]
+
+
 def test_i7_direction(ctx):
     """The seed experiment (bench's cpu, 12 runs of 10 s) on the i7-1370P
     model: hmp at least ULE and, every run, within 1 % of the oracle at 4,
