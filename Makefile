@@ -126,13 +126,16 @@ bench: all
 	tools/bench-run.sh --out $(BENCH_OUT) --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
 	  $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE")
 
-# Every fuzz harness for FUZZ_ITER iterations from seed FUZZ_SEED, then
-# each under libFuzzer for LIBFUZZ_TIME seconds, LIBFUZZ_JOBS at once,
+# Every fuzz harness for FUZZ_ITER iterations or FUZZ_TIME seconds from
+# seed FUZZ_SEED, FUZZ_JOBS at once (default: every CPU) with a progress
+# line as each ends, then each under libFuzzer for LIBFUZZ_TIME seconds,
+# LIBFUZZ_JOBS at once,
 # from its scratch corpus build/libfuzz-corpus/NAME/ (tools/libfuzz.py;
 # the committed corpus is not touched: `make fuzz-merge` adds what is new).
 fuzz: deps
-	@$(MAKE) --no-print-directory $(FUZZ_BINS) $(LIBFUZZ_BINS)
-	@set -e; for b in $(FUZZ_BINS); do $$b --seed $(FUZZ_SEED) --iterations $(FUZZ_ITER); done
+	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) $(FUZZ_BINS) $(LIBFUZZ_BINS)
+	@tools/fuzz-run.py -j $(FUZZ_JOBS) --seed $(FUZZ_SEED) --iterations $(FUZZ_ITER) --seconds $(FUZZ_TIME) \
+	  $(FUZZ_BINS)
 	@tools/libfuzz.py --build $(BUILD) -j $(LIBFUZZ_JOBS) run $(LIBFUZZ_TIME) $(FUZZ_NAMES)
 
 # The scratch inputs that reach code the committed corpus does not, added to it.
