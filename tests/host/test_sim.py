@@ -513,7 +513,7 @@ def test_trace_timeline_plot(ctx):
     assert p.returncode == 0, p.stderr
     names = sorted(os.listdir(out))
     assert names == sorted("trace-%d-4-%d.%s" % (pol, run, ext) for pol in (1, 2) for run in (1, 2)
-                           for ext in ("csv", "png")), names
+                           for ext in ("csv", "png", "svg")), names
     with open(os.path.join(out, "trace-2-4-1.png"), "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
     # A segment that ends before it starts is refused.

@@ -34,7 +34,7 @@ def test_make_bench_writes_csv_and_png(ctx):
     files = set(os.listdir(out))
     want = {"bench.log"} | {"schbench%s.csv" % b for b in ("", ".summary", ".placement", ".latency", ".runs",
                                                             ".extras")} | \
-        {"schbench%s.png" % b for b in ("", ".placement", ".latency")}
+        {"schbench%s.%s" % (b, ext) for b in ("", ".placement", ".latency") for ext in ("png", "svg")}
     check(files == want, "files: %s" % sorted(files ^ want))
     for name in want:
         if name.endswith(".png"):
