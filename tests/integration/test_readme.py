@@ -22,7 +22,7 @@ NOT_RUN_HERE = {
     "make run-qemu": "interactive; the RUN= lines below boot the same image",
     "make test": "this suite itself",
     "make bench MACHINE=i7-1370p BENCH=\"sweep cpu --threads 4,6,8 --runs 4 --policy ule,hmp\"":
-        "4.5 minutes; make bench is run by tests/integration/test_bench.py",
+        "4.5 minutes; make bench is run by tests/integration/test_bench_make.py",
     "make iso": "tests/integration/test_iso.py builds and boots the image",
     "sudo dd if=build/mosaic.iso of=/dev/sdX bs=4M conv=fsync status=progress":
         "writes a USB stick",
