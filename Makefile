@@ -21,7 +21,8 @@
 #   CMDLINE=  extra kernel command line words
 #   GUI=1     show the QEMU window (framebuffer console, PS/2 keyboard)
 #   T=        with `make test`: run only tests whose name contains this
-#   BENCH=    with `make bench`: the words after `bench` ("cpu --threads 4,6
+#   BENCH=    with `make bench`: the words after `bench` (none: a quick plan
+#             of about 2 minutes; "cpu --threads 4,6
 #             --runs 6" or "sweep cpu ..."); BENCH_OUT= where its files go
 
 MACHINE ?= i7-1370p
@@ -58,8 +59,14 @@ include mk/fuzz.mk
 all: deps
 	@$(MAKE) --no-print-directory build-kernel
 
+# The package sets of tools/deps.sh a target needs: booting needs only
+# `boot`; a target adds its own, and its prerequisites (all, deps) inherit them.
+DEPS_SETS := boot
+iso: DEPS_SETS += iso
+bench: DEPS_SETS += report
+test fuzz fuzz-merge fuzz-coverage: DEPS_SETS := test
 deps:
-	@tools/deps.sh
+	@tools/deps.sh $(DEPS_SETS)
 
 build-kernel: $(BUILD)/esp.img
 build-iso: $(BUILD)/mosaic.iso
@@ -88,9 +95,14 @@ properties: $(BUILD)/schedsim
 # inside them survives the shell.
 run-qemu debug: export MOSAIC_RUN := $(RUN)
 run-qemu debug: export MOSAIC_CMDLINE := $(CMDLINE)
+# The kernel's `exit N` is the runner's status N (125: QEMU failed or the
+# kernel stopped otherwise); make can only fail with its own status 2, so
+# the recipe says N first.
 run-qemu: all
-	tools/qemu-run.sh --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
-	  $(if $(RUN),--run "$$MOSAIC_RUN") $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
+	@tools/qemu-run.sh --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
+	  $(if $(RUN),--run "$$MOSAIC_RUN") $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui) \
+	  || { s=$$?; if [ $$s -eq 125 ]; then echo "run-qemu: QEMU failed, or the kernel stopped without exit" >&2; \
+	       else echo "run-qemu: the kernel exited with status $$s" >&2; fi; exit $$s; }
 
 debug: all
 	@tools/deps.sh gdb
@@ -114,13 +126,16 @@ bench: all
 	tools/bench-run.sh --out $(BENCH_OUT) --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
 	  $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE")
 
-# Every fuzz harness for FUZZ_ITER iterations from seed FUZZ_SEED, then
-# each under libFuzzer for LIBFUZZ_TIME seconds, LIBFUZZ_JOBS at once,
+# Every fuzz harness for FUZZ_ITER iterations or FUZZ_TIME seconds from
+# seed FUZZ_SEED, FUZZ_JOBS at once (default: every CPU) with a progress
+# line as each ends, then each under libFuzzer for LIBFUZZ_TIME seconds,
+# LIBFUZZ_JOBS at once,
 # from its scratch corpus build/libfuzz-corpus/NAME/ (tools/libfuzz.py;
 # the committed corpus is not touched: `make fuzz-merge` adds what is new).
 fuzz: deps
-	@$(MAKE) --no-print-directory $(FUZZ_BINS) $(LIBFUZZ_BINS)
-	@set -e; for b in $(FUZZ_BINS); do $$b --seed $(FUZZ_SEED) --iterations $(FUZZ_ITER); done
+	@$(MAKE) --no-print-directory -j$(FUZZ_JOBS) $(FUZZ_BINS) $(LIBFUZZ_BINS)
+	@tools/fuzz-run.py -j $(FUZZ_JOBS) --seed $(FUZZ_SEED) --iterations $(FUZZ_ITER) --seconds $(FUZZ_TIME) \
+	  $(FUZZ_BINS)
 	@tools/libfuzz.py --build $(BUILD) -j $(LIBFUZZ_JOBS) run $(LIBFUZZ_TIME) $(FUZZ_NAMES)
 
 # The scratch inputs that reach code the committed corpus does not, added to it.

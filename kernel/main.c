@@ -5,6 +5,7 @@
 #include <arch/x86_64/arch_hooks.h>
 #include <arch/x86_64/trap/backtrace.h>
 #include <lib/cmdline.h>
+#include <lib/cmdline_tunables.h>
 #include <kern/console.h>
 #include <dev/fbcon.h>
 #include <dev/keyboard.h>
@@ -66,6 +67,9 @@ static void thread_hooks_register(void)
 	thread_hook_info(user_thread_info);
 }
 
+extern const struct sysctl_oid __sysctl_start[], __sysctl_end[];
+static const struct sysctl_set kernel_sysctls = { __sysctl_start, __sysctl_end };
+
 /* Second half of boot, on a guarded kernel stack: devices, then the shell. */
 static void kernel_main_continued(void *arg)
 {
@@ -99,6 +103,7 @@ static void kernel_main_continued(void *arg)
 	rapl_init();                /* energy counters: real or emulated, through the door */
 	work_calibrate();           /* work(W) on the fastest CPU */
 	usb_init();                 /* xHCI controllers, USB keyboards (a thread) */
+	cmdline_tunables_apply(cmdline_words(), &kernel_sysctls);   /* kern.sched.policy=ule ... */
 	sysinfo_print();            /* the boot summary */
 	save_panic_boot();          /* a panic report an earlier boot left in a UEFI variable */
 	user_init(&boot_info);      /* user mode: the boot archive, init (docs/userland.md) */

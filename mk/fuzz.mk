@@ -3,13 +3,18 @@
 # tests/fuzz/fuzz_NAME.c (framework: tests/fuzz/fuzz.h) plus the sources it
 # covers, FUZZ_SRCS_NAME below, built with ASan+UBSan that stop at the
 # first error. `make test` runs each for FUZZ_TEST_ITER iterations; `make
-# fuzz` for FUZZ_ITER.
+# fuzz` for FUZZ_ITER or FUZZ_TIME seconds, in parallel (tools/fuzz-run.py).
 
 FUZZ_CFLAGS := $(HOST_CFLAGS) -fno-sanitize-recover=all
 FUZZ_NAMES  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS   := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
 FUZZ_TEST_ITER ?= 20000
 FUZZ_ITER ?= 2000000
+# `make fuzz`: each harness stops after FUZZ_ITER iterations or FUZZ_TIME
+# seconds, FUZZ_JOBS at once; the default, with the libFuzzer stage, fits in
+# about 15 minutes on 2 cores (23 harnesses: 23 x 40 s / 2 + 23 x 20 s / 2).
+FUZZ_TIME ?= 40
+FUZZ_JOBS ?= $(shell nproc)
 FUZZ_SEED ?= 1
 # --- sources under fuzzing (a line per harness) ---
 FUZZ_SRCS_parse        := $(PARSE_SRCS)
@@ -66,7 +71,7 @@ LIBFUZZ_SANITIZE := -fsanitize=fuzzer,address,undefined -fsanitize-ignorelist=te
 LIBFUZZ_BINS := $(addprefix $(BUILD)/libfuzz/fuzz_,$(FUZZ_NAMES))
 LIBFUZZ_COV_BINS := $(addprefix $(BUILD)/libfuzz-cov/fuzz_,$(FUZZ_NAMES))
 LIBFUZZ_TIME ?= 20
-LIBFUZZ_JOBS ?= 2
+LIBFUZZ_JOBS ?= $(FUZZ_JOBS)
 LIBFUZZ_EMPTY :=
 LIBFUZZ_SPACE := $(LIBFUZZ_EMPTY) $(LIBFUZZ_EMPTY)
 $(BUILD)/libfuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_SRCS_$$*) $(FUZZ_HEADERS) tests/fuzz/libfuzz_asan_ignore.txt

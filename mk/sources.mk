@@ -11,6 +11,7 @@ STRBUF_SRCS  := kernel/lib/strbuf.c $(FORMAT_SRCS)
 CMDLINE_SRCS := kernel/lib/cmdline.c kernel/lib/cmdline_keys.c $(STRBUF_SRCS) $(PARSE_SRCS)
 CPULIST_SRCS := kernel/lib/cpulist.c $(PARSE_SRCS)
 SYSCTL_SRCS  := kernel/lib/sysctl.c $(STRBUF_SRCS) $(PARSE_SRCS)
+TUNABLE_SRCS := kernel/lib/cmdline_tunables.c $(CMDLINE_SRCS) $(SYSCTL_SRCS)
 ITD_NAMES_SRCS := kernel/lib/itd_names.c
 CRC32_SRCS   := kernel/lib/crc32.c
 

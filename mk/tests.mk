@@ -26,6 +26,7 @@ MSD_TEST_SRCS := $(MSD_SRCS) tests/unit/msd_fake.c
 
 # --- sources under test (a line per test that is not a test_ule_*/test_hmp_* one) ---
 UNIT_SRCS_cmdline      := $(CMDLINE_SRCS)
+UNIT_SRCS_cmdline_tunables := $(TUNABLE_SRCS)
 UNIT_SRCS_format       := $(FORMAT_SRCS)
 UNIT_SRCS_sysctl       := $(SYSCTL_SRCS)
 UNIT_SRCS_lineedit     := $(LINEEDIT_SRCS)

@@ -34,7 +34,8 @@
  * input (the property run's P4); --topology freebsd gives the scheduler
  * the cpu_group tree FreeBSD's x86 code builds (topo_freebsd.c).
  * --vars-markdown prints a generated table of the docs (sim_vars_markdown).
- * Exit status: 0; 1 when a run failed (or a property); 2 for a usage error.
+ * Exit status: 0 (also for --help, whose usage goes to stdout); 1 when a run
+ * failed (or a property); 2 for a usage error.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,10 @@
 #include <sim/sim_props.h>
 #include <sim/sim_report.h>
 
-/* The reason and the usage on stderr; exit status 2. */
-static void usage_exit(const char *msg)
+/* The usage on f. */
+static void usage(FILE *f)
 {
-	fprintf(stderr, "schedsim: %s\n", msg);
-	fprintf(stderr, "usage: schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]\n"
+	fprintf(f, "usage: schedsim --machine NAME|FILE --workload NAME [--threads LIST] [--runs N]\n"
 			"                [--policy LIST] [--seed N] [--duration-ms MS] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--presets DIR]\n"
 			"                [--name NAME] [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
@@ -61,7 +61,15 @@ static void usage_exit(const char *msg)
 			"                [--workload LIST] [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
 			"       schedsim --list\n"
-			"       schedsim --vars-markdown ule|hmp|policies\n");
+			"       schedsim --vars-markdown ule|hmp|policies\n"
+			"docs/sim.md explains every option.\n");
+}
+
+/* The reason and the usage on stderr; exit status 2. */
+static void usage_exit(const char *msg)
+{
+	fprintf(stderr, "schedsim: %s\n", msg);
+	usage(stderr);
 	exit(2);
 }
 
@@ -150,8 +158,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->flat = 1;
 			continue;
 		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			usage_exit("help");
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		}
 		if (!v) {
 			snprintf(err, sizeof(err), "%s: missing value (or unknown option)", a);
 			usage_exit(err);

@@ -6,7 +6,7 @@
  * A policy is a name and options, e.g. "hmp:steer=0:primary=performance".
  * The names are the kernel's `bench` policies (docs/bench.md, the same
  * named sets of kern.sched.* variables) and two that exist only here:
- *   ule, hmp, hmp-no-d, hmp-upmigrate, hmp-report, hmp+class, primary-p,
+ *   ule, hmp, hmp-no-d, hmp-no-upmigrate, hmp-report, hmp+class, primary-p,
  *   primary-e   as `bench policies` lists them (every run starts from the
  *               kernel's defaults, then the policy's settings)
  *   oracle   the best static placement of a CPU-bound load: the k-th thread

@@ -165,7 +165,8 @@ int sim_sweep_bench(struct sim_sweep *sw, int nwords, char *const *words)
 	}
 	struct drv_state st = { .sw = sw, .pl = &pl };
 	struct bench_plat pf = { .arg = &st, .apply = drv_apply, .restore = drv_restore, .run = drv_run,
-				 .cpu_type = drv_cpu_type, .hfi_updates = drv_hfi_updates, .work_clock = 1 };
+				 .cpu_type = drv_cpu_type, .hfi_updates = drv_hfi_updates, .work_clock = 1,
+				 .simulated = 1 };
 	struct bench_out o = { out_vprintf, stdout };
 	bench_drv_run(&pl, &pf, &o, &d);
 	bench_drv_report(&pl, &pf, &o, &d, 1);

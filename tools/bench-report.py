@@ -9,14 +9,26 @@ Every block between "--- mosaic-bench-csv begin NAME schema=SCHEMA ---" and
 "--- mosaic-bench-csv end NAME rows=N fnv1a=HASH ---" (docs/bench.md, "CSV
 blocks") is checked (row count, FNV-1a hash, the schema's columns and
 values) and written to DIR/NAME.csv (default DIR: build/bench); a second
-block of the same name goes to NAME-2.csv, and so on. Plots, as DIR/NAME.png:
-  sweep/1      median per thread count with min-max error bars, a line per policy
+block of the same name goes to NAME-2.csv, and so on. Plots, as DIR/NAME.png
+and DIR/NAME.svg:
+  sweep/1      per thread count every sample as a point beside its policy's
+               median and the median's 95 % bootstrap interval; beside it the
+               median of each policy over the first's (hmp/ULE) with its 95 %
+               bootstrap interval
   latency/1    p50, p90, p99, p99.9 per policy, one panel per case
   placement/1  shares of run time on P-cores, shared SMT siblings, E-cores
-               and LP E-cores, a stacked bar per policy and case
+               and LP E-cores (only the core types the machine has), a
+               stacked bar per policy and case
+  energy/1     median watts and median figure per joule per thread count
   trace/1      a timeline of one simulated run (schedsim --trace): which CPU
                each thread ran on when, a row per thread, coloured by CPU
                (shades of one colour per core type)
+Every figure has a caption line saying where its numbers come from, read
+from the log before the block: the machine, the kernel's version (commit),
+the policies, runs x seconds, and whether the figures are modelled (an
+emulated machine's work clock, or schedsim) or measured (real time).
+The CSV schemas are in docs/bench.md ("CSV blocks"); SCHEMAS below lists
+their columns.
 A damaged block (truncated, wrong count or hash, a value its schema does not
 allow) is named with its log lines and skipped; the rest is still written.
 Lines of other output inside a block (a kernel message) are dropped when the
@@ -258,6 +270,117 @@ def validate(path, block, problems):
     return True
 
 
+# ---- provenance: the caption of every figure ----
+PROVENANCE = [
+    ("commit", re.compile(r"^Mosaic (\S+) \(loader ")),
+    ("machine", re.compile(r"^topology source: machine file (.+?)\s*$")),
+    ("machine", re.compile(r"^schedsim: machine (.+) \([^()]*, \d+ CPUs?\), workload ")),
+    ("cpus", re.compile(r"^cpus: +\d+ online: (.*?)\s*$")),
+    ("runs", re.compile(r"^bench: (?:sweep )?\S+: .* x (\d+) runs = \d+ runs")),
+    ("seconds", re.compile(r"^bench: \S+ in .*--time (\d+)\b")),
+    ("basis", re.compile(r"^bench: (emulated machine, work clock on|simulated machine|no work clock)")),
+]
+BASIS = {"emulated machine, work clock on": "modelled (emulated machine's work clock)",
+         "simulated machine": "modelled (schedsim, simulated time)",
+         "no work clock": "measured (real time)"}
+
+
+def provenance(data, line_no):
+    """{key: value} of the PROVENANCE lines of a log (bytes) for the block
+    at line line_no (1-based): the last before it, else (the report's
+    basis paragraph follows its CSV blocks) the first after it."""
+    before, after = {}, {}
+    for n, line in enumerate(data.split(b"\n"), 1):
+        text = line.decode("latin-1").rstrip("\r")
+        for key, pattern in PROVENANCE:
+            m = pattern.search(text)
+            if m and n < line_no:
+                before[key] = m.group(1)
+            elif m:
+                after.setdefault(key, m.group(1))
+    return dict(after, **before)
+
+
+def caption(prov, block):
+    """One line: machine, commit, policies, runs x seconds, modelled or measured."""
+    policies = []
+    for r in block.records[1:]:
+        if r and r[0] not in policies:
+            policies.append(r[0])
+    runs = "%s runs" % prov["runs"] if "runs" in prov else "runs: not in the log"
+    if "seconds" in prov:
+        runs += " x %s s" % prov["seconds"]
+    return " | ".join([prov.get("machine", "machine: not in the log"),
+                       "Mosaic " + prov["commit"] if "commit" in prov else "commit: not in the log",
+                       " vs ".join(policies), runs + " per policy and thread count",
+                       BASIS.get(prov.get("basis"), "modelled or measured: not in the log")])
+
+
+def core_types_present(prov, records, columns):
+    """Which of the placement columns the machine has: from the kernel's
+    'cpus:' summary line (12 P (6 cores), 8 E, 0 LP-E), else the columns
+    that are non-zero somewhere; P-cores always."""
+    counts = dict((t, int(n)) for n, t in re.findall(r"(\d+) (P|E|LP-E)\b", prov.get("cpus", "")))
+    kinds = {"p_core_pct": "P", "smt_shared_pct": "P", "e_core_pct": "E", "lp_e_core_pct": "LP-E"}
+    keep = []
+    for k, col in enumerate(columns):
+        if counts:
+            has = counts.get(kinds[col], 0) > 0
+        else:
+            has = kinds[col] == "P" or any(Decimal(r[2 + k]) != 0 for r in records[1:])
+        if has:
+            keep.append(k)
+    return keep
+
+
+def save(fig, out, text):
+    """The caption under fig, then fig written to out (PNG) and beside it
+    as SVG, and closed."""
+    import matplotlib.pyplot as plt
+    fig.text(0.005, -0.01, text, fontsize=7, ha="left", va="top", color="0.3")   # below the axes' labels
+    fig.savefig(out, dpi=100, bbox_inches="tight", pad_inches=0.2)
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "mosaic"}):   # text stays text
+        fig.savefig(os.path.splitext(out)[0] + ".svg", bbox_inches="tight", pad_inches=0.2)
+    plt.close(fig)
+
+
+def integer_ticks(ax, values):
+    """x ticks at the given whole numbers (thread counts), no others."""
+    ax.set_xticks(sorted(set(values)))
+    ax.set_xticklabels([str(v) for v in sorted(set(values))])
+
+
+# ---- statistics of the sweep figure ----
+BOOT_RESAMPLES = 2000
+BOOT_SEED = 0x6d6f7361696342   # the kernel's bootstrap seed (docs/bench.md, "Statistics")
+
+
+def bootstrap(a, b=None, seed=BOOT_SEED):
+    """95 % percentile bootstrap interval of median(a), or of
+    median(b) / median(a) when b is given; None when undefined."""
+    import random
+    rnd = random.Random(seed)
+    stats = []
+    for _ in range(BOOT_RESAMPLES):
+        ma = statistics.median(rnd.choice(a) for _ in a)
+        if b is None:
+            stats.append(float(ma))
+        elif ma:
+            stats.append(float(statistics.median(rnd.choice(b) for _ in b)) / float(ma))
+    if len(stats) < BOOT_RESAMPLES:
+        return None
+    stats.sort()
+    return stats[int(0.025 * len(stats))], stats[int(0.975 * len(stats)) - 1]
+
+
+def sweep_samples(records):
+    """{policy: {threads: [values]}} from sweep/1 rows, in first-seen order."""
+    data = {}
+    for policy, threads, _sample, value, _unit in records[1:]:
+        data.setdefault(policy, {}).setdefault(int(threads), []).append(Decimal(value))
+    return data
+
+
 def sweep_series(records):
     """{policy: [(threads, median, min, max)]} from sweep/1 rows, in the
     order policies and thread counts first appear."""
@@ -267,39 +390,70 @@ def sweep_series(records):
     return {p: [(t, statistics.median(v), min(v), max(v)) for t, v in cols.items()] for p, cols in data.items()}
 
 
-def finish_lines(fig, axes, out):
-    """A line plot's end: a light grid and the legend on each of axes, then
-    fig written to out as PNG and closed."""
+def plot_sweep(block, out, prov):
+    """Left: every sample, the median and its bootstrap interval, per policy
+    and thread count; right: each policy's median over the first policy's,
+    with the bootstrap interval of that ratio, and the line of equality."""
     import matplotlib.pyplot as plt
-    for ax in axes:
-        ax.grid(True, alpha=0.3)
-        ax.legend()
-    fig.tight_layout()
-    fig.savefig(out, dpi=100)
-    plt.close(fig)
-
-
-def plot_sweep(block, out):
-    import matplotlib.pyplot as plt
-    series = sweep_series(block.records)
+    data = sweep_samples(block.records)
     unit = block.records[1][4] if len(block.records) > 1 else ""
-    fig, ax = plt.subplots(figsize=(8, 5))
-    width = 0.15 * len(series)
-    for k, (policy, points) in enumerate(series.items()):
-        shift = (k - (len(series) - 1) / 2) * width / max(len(series), 1)
-        xs = [t + shift for t, *_ in points]
-        med = [float(m) for _, m, _, _ in points]
-        lo = [float(m - mn) for _, m, mn, _ in points]
-        hi = [float(mx - m) for _, m, _, mx in points]
-        ax.errorbar(xs, med, yerr=[lo, hi], marker="o", capsize=4, label=policy)
+    policies = list(data)
+    threads = sorted({t for cols in data.values() for t in cols})
+    ratio_panel = len(policies) > 1
+    fig, axes = plt.subplots(1, 2 if ratio_panel else 1, figsize=(13 if ratio_panel else 8, 5), squeeze=False)
+    ax = axes[0][0]
+    step = min([b - a for a, b in zip(threads, threads[1:])] or [1])
+    width = 0.5 * step
+    for k, policy in enumerate(policies):
+        shift = (k - (len(policies) - 1) / 2) * width / max(len(policies), 1)
+        colour = "C%d" % k
+        for t, vals in sorted(data[policy].items()):
+            n = len(vals)
+            xs = [t + shift + (j - (n - 1) / 2) * width / max(len(policies), 1) / max(n, 2) * 0.8
+                  for j in range(n)]
+            ax.scatter(xs, [float(v) for v in sorted(vals)], s=12, color=colour, alpha=0.5, zorder=2)
+        pts = sorted(data[policy].items())
+        meds = [float(statistics.median(v)) for _, v in pts]
+        cis = [bootstrap(v) for _, v in pts]
+        lo = [m - c[0] if c else 0 for m, c in zip(meds, cis)]
+        hi = [c[1] - m if c else 0 for m, c in zip(meds, cis)]
+        ax.errorbar([t + shift for t, _ in pts], meds, yerr=[lo, hi], marker="D", markersize=6, capsize=5,
+                    color=colour, label="%s (median, 95%% CI; dots: samples)" % policy, zorder=3)
+    integer_ticks(ax, threads)
     ax.set_xlabel("threads")
-    ax.set_ylabel("%s (median, min-max)" % unit)
-    ax.set_xticks(sorted({t for pts in series.values() for t, *_ in pts}))
-    ax.set_title(block.name)
-    finish_lines(fig, [ax], out)
+    ax.set_ylabel(unit)
+    ax.set_title("%s: %s per run" % (block.name, unit))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    if ratio_panel:
+        ax = axes[0][1]
+        base = policies[0]
+        for k, policy in enumerate(policies[1:], 1):
+            xs, rs, lo, hi = [], [], [], []
+            for t in threads:
+                a, b = data[base].get(t), data[policy].get(t)
+                if not a or not b or statistics.median(a) == 0:
+                    continue
+                r = float(statistics.median(b)) / float(statistics.median(a))
+                ci = bootstrap(a, b) or (r, r)
+                xs.append(t)
+                rs.append(r)
+                lo.append(r - ci[0])
+                hi.append(ci[1] - r)
+            ax.errorbar(xs, rs, yerr=[lo, hi], marker="o", capsize=5, color="C%d" % k,
+                        label="median %s / median %s, 95%% bootstrap CI" % (policy, base))
+        ax.axhline(1.0, color="0.4", linewidth=1, linestyle="--")
+        integer_ticks(ax, threads)
+        ax.set_xlabel("threads")
+        ax.set_ylabel("ratio of medians")
+        ax.set_title("%s: each policy against %s" % (block.name, base))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    save(fig, out, caption(prov, block))
 
 
-def plot_latency(block, out):
+def plot_latency(block, out, prov):
     import matplotlib.pyplot as plt
     cases = {}
     for policy, case, *vals, unit in block.records[1:]:
@@ -316,32 +470,32 @@ def plot_latency(block, out):
         ax.grid(True, alpha=0.3, which="both")
         ax.legend()
     fig.tight_layout()
-    fig.savefig(out, dpi=100)
-    plt.close(fig)
+    save(fig, out, caption(prov, block))
 
 
-def plot_placement(block, out):
+def plot_placement(block, out, prov):
+    """A stacked bar per policy and case: the shares of run time on each
+    kind of core the machine has."""
     import matplotlib.pyplot as plt
     rows = block.records[1:]
     labels = ["%s / %s" % (r[0], r[1]) for r in rows]
     fig, ax = plt.subplots(figsize=(8, 0.5 * len(rows) + 1.5))
     left = [0.0] * len(rows)
-    for k, (col, name) in enumerate(SHARES):
+    for k in core_types_present(prov, block.records, [c for c, _ in SHARES]):
         vals = [float(r[2 + k]) for r in rows]
-        ax.barh(range(len(rows)), vals, left=left, label=name)
+        ax.barh(range(len(rows)), vals, left=left, label=SHARES[k][1], color="C%d" % k)
         left = [a + b for a, b in zip(left, vals)]
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(labels)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of thread run time (%)")
-    ax.set_title(block.name)
+    ax.set_title("%s: where the threads ran" % block.name)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
-    fig.savefig(out, dpi=100, bbox_inches="tight")
-    plt.close(fig)
+    save(fig, out, caption(prov, block))
 
 
-def plot_energy(block, out):
+def plot_energy(block, out, prov):
     """Two panels over the thread counts, a line per policy: the median
     average watts of the runs, and the median figure per joule (when the
     workload has one)."""
@@ -354,19 +508,24 @@ def plot_energy(block, out):
         if per_joule:
             cell[1].append(Decimal(per_joule))
             unit = per_unit
-    panels = [("watts (median)", 0)] + ([("%s (median)" % unit, 1)] if unit else [])
+    panels = [("watts", "average watts (median of the runs)", 0)] + \
+        ([(unit, "%s (median of the runs)" % unit, 1)] if unit else [])
     fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
-    for ax, (label, k) in zip(axes[0], panels):
+    for ax, (title, label, k) in zip(axes[0], panels):
         for policy, cols in data.items():
             pts = [(t, statistics.median(v[k])) for t, v in sorted(cols.items()) if v[k]]
             ax.plot([t for t, _ in pts], [float(m) for _, m in pts], marker="o", label=policy)
+        integer_ticks(ax, [t for cols in data.values() for t in cols])
         ax.set_xlabel("threads")
         ax.set_ylabel(label)
-        ax.set_title(block.name)
-    finish_lines(fig, axes[0], out)
+        ax.set_title("%s: %s" % (block.name, title))
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    save(fig, out, caption(prov, block))
 
 
-def plot_trace(block, out):
+def plot_trace(block, out, prov):
     """Timeline: a row per thread, a bar for each stretch it ran on a CPU,
     coloured by the CPU (one colour map per core type, a shade per CPU),
     the CPU number written on bars wide enough to hold it."""
@@ -406,8 +565,7 @@ def plot_trace(block, out):
     ax.legend(handles=[Patch(color=colormaps[CORE_TYPES[c]](0.7), label="%s-core" % c if c != "none" else "CPU")
                        for c in CORE_TYPES if c in cpus],
               loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
-    fig.savefig(out, dpi=100, bbox_inches="tight")
-    plt.close(fig)
+    save(fig, out, caption(prov, block))
 
 
 PLOTS = {"sweep/1": plot_sweep, "latency/1": plot_latency, "placement/1": plot_placement,
@@ -422,7 +580,7 @@ def unique_name(name, used):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("logs", nargs="+", metavar="LOG")
     ap.add_argument("-o", dest="out", default=os.path.join("build", "bench"), help="output directory")
     ap.add_argument("--no-plots", action="store_true", help="write the CSV files only")
@@ -447,8 +605,8 @@ def main(argv=None):
             plot = PLOTS.get(block.schema)
             if plot and not args.no_plots and len(block.records) > 1:
                 png = os.path.join(args.out, base + ".png")
-                plot(block, png)
-                what.append(png)
+                plot(block, png, provenance(data, block.first))
+                what += [png, os.path.join(args.out, base + ".svg")]
             note = ""
             if block.dropped:
                 note = "; dropped other output at log line%s %s" % (

@@ -8,7 +8,7 @@
 # The plan comes from the environment, MOSAIC_BENCH (make's BENCH=): the
 # words after `bench`, e.g. "cpu --threads 4,6 --runs 6 --policy ule,hmp"
 # (the compact table) or "sweep cpu --threads 4,6,8 --runs 4" (the seed
-# report's tables). The kernel checks the plan; this script only refuses
+# report's tables); empty, a quick plan (below). The kernel checks the plan; this script only refuses
 # what would break out of the boot script (';' and '"') and lines the shell
 # cannot take. Writes DIR/bench.log (the serial output, also shown live),
 # then DIR/NAME.csv and DIR/NAME.png per CSV block (tools/bench-report.py;
@@ -31,8 +31,15 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n "$out" && -n "$esp" ]] || die "give --out DIR and --esp IMG"
 plan=${MOSAIC_BENCH:-}
-usage='make bench [MACHINE=...] BENCH="cpu --threads 4,6 --runs 6 --policy ule,hmp" (or BENCH="sweep cpu ..."; bench list in the shell shows the workloads)'
-[[ -n "${plan// }" ]] || die "BENCH is empty: $usage"
+# Without BENCH: a quick look, about two minutes on the default machine
+# (boot included): the seed report's tables at three thread counts, 4 runs
+# per policy (the fewest whose Mann-Whitney test can reach p < 0.05).
+quick="sweep cpu --threads 4,6,8 --runs 4 --time 3 --policy ule,hmp"
+if [[ -z "${plan// }" ]]; then
+	plan=$quick
+	echo "bench-run: no BENCH given: the quick plan 'bench $plan' (about 2 minutes;" \
+	     "BENCH=\"...\" runs another, e.g. BENCH=\"sweep cpu --threads 4,6,8,12 --runs 8\")"
+fi
 [[ "$plan" != *[\;\"]* ]] || die "BENCH must not hold ';' or '\"' (it becomes one shell command): '$plan'"
 [[ "$plan" != *[[:cntrl:]]* ]] || die "BENCH holds a control character"
 (( ${#plan} <= 240 )) || die "BENCH is ${#plan} characters; the shell takes a line of at most 248 after 'bench '"

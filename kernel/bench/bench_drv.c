@@ -374,9 +374,10 @@ static void record_run(const struct bench_plan *pl, const struct bench_plat *pf,
 	r->taken = 1;
 }
 
-/* The progress line before run i. */
-static void progress(const struct bench_plan *pl, const struct bench_out *o, const struct bench_data *d,
-		     int i, uint64_t now)
+/* The progress line before run i: in the kernel with the way to stop, in
+ * schedsim in simulated time. */
+static void progress(const struct bench_plan *pl, const struct bench_plat *pf, const struct bench_out *o,
+		     const struct bench_data *d, int i, uint64_t now)
 {
 	int sample, col, pol;
 	bench_drv_run_pos(pl, i, &sample, &col, &pol);
@@ -387,9 +388,10 @@ static void progress(const struct bench_plan *pl, const struct bench_out *o, con
 		bench_drv_duration(t, sizeof(t), (now - d->start_ns) / (uint64_t)i * (uint64_t)(d->total - i));
 		ksnprintf(left, sizeof(left), "about %s", t);
 	}
-	bench_printf(o, "bench: run %d of %d: %s %s, %d %s, sample %d of %d (elapsed %s, remaining %s; "
-		     "a key stops)\n", i + 1, d->total, pl->wl->name, pl->policy[pol], pl->threads[col],
-		     pl->wl->threads_means, sample + 1, pl->runs, el, left);
+	bench_printf(o, "bench: run %d of %d: %s %s, %d %s, sample %d of %d (%selapsed %s, remaining %s%s)\n",
+		     i + 1, d->total, pl->wl->name, pl->policy[pol], pl->threads[col], pl->wl->threads_means,
+		     sample + 1, pl->runs, pf->simulated ? "simulated time " : "", el, left,
+		     pf->simulated ? "" : "; a key stops");
 }
 
 /* See bench_drv.h. */
@@ -401,7 +403,7 @@ void bench_drv_run(const struct bench_plan *pl, const struct bench_plat *pf, con
 	for (int i = 0; i < d->total && !d->stopped; i++) {
 		int sample, col, pol;
 		bench_drv_run_pos(pl, i, &sample, &col, &pol);
-		progress(pl, o, d, i, brt_now());
+		progress(pl, pf, o, d, i, brt_now());
 		if (pf->apply(pf->arg, pl->policy[pol], err, sizeof(err))) {
 			bench_printf(o, "bench: policy %s: %s; stopping\n", pl->policy[pol], err);
 			d->failed = 1;

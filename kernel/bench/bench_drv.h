@@ -87,6 +87,9 @@ struct bench_plat {
 	/* 1: work is counted by an emulated machine's work clock (the model);
 	 * 0: real time (docs/bench.md, "Model or real time"). */
 	int work_clock;
+	/* 1: a simulated machine on the host (schedsim): times are simulated
+	 * time, nothing stops a plan early; 0: the kernel, where a key does. */
+	int simulated;
 };
 
 /* Fills pl from the words after `bench` (or `bench sweep`): WORKLOAD, then

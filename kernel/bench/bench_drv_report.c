@@ -146,6 +146,7 @@ static void report_compact(const struct bench_plan *pl, const struct bench_out *
 		}
 	bench_printf(o, "CV: sample SD / mean. med vs A: median / median of policy A. MWU p: Mann-Whitney U "
 		     "test against A, two-sided. CI95: bootstrap of the median ratio.\n");
+	bench_note_significance(o, t, pl->npol, pl->ncols);
 }
 
 /* Medians of the extra figures and of the latency percentiles. */
@@ -236,6 +237,16 @@ static void report_basis(const struct bench_plan *pl, const struct bench_plat *p
 	}
 	for (int l = 0; l < wl->nlat; l++)
 		strbuf_printf(&t, "%s%s latency", t.len ? ", " : "", wl->lat_names[l]);
+	if (pf->simulated) {
+		bench_printf(o, "bench: simulated machine: work is counted at each CPU's modelled speed in "
+			     "simulated time, so every figure is the machine model's.\n");
+		bench_printf(o, "bench:   from the work clock: %s\n", m.len ? model : "-");
+		bench_printf(o, "bench:   from simulated time (waking, sleeping, channel waits as modelled): "
+			     "%s\n", t.len ? timed : "-");
+		bench_printf(o, "bench:   placement shares: the scheduler's run-time accounting (simulated "
+			     "time).\n");
+		return;
+	}
 	bench_printf(o, "bench: emulated machine, work clock on: work is counted at each CPU's modelled "
 		     "speed, so what follows from work and placement is the machine model's, whatever "
 		     "host runs QEMU.\n");

@@ -100,3 +100,30 @@ void bench_mwu(const int64_t *a, int na, const int64_t *b, int nb, int64_t *poly
 	bench_u128 num = (bench_u128)3 * (uint64_t)d * (uint64_t)d * (uint64_t)(n * (n - 1));
 	out->p = bench_normal_2sf(num, (uint64_t)cells * K);
 }
+
+/* See bench_stats.h. */
+uint64_t bench_mwu_min_p(int na, int nb)
+{
+	if (na < 1 || nb < 1)
+		return BENCH_P_ONE;
+	/* c = C(na + nb, k) by c_i = c_(i-1) (n - k + i) / i = C(n - k + i, i),
+	 * exact at every step; past 2 BENCH_P_ONE the p is below one unit. */
+	int k = na < nb ? na : nb, n = na + nb;
+	uint64_t c = 1;
+	for (int i = 1; i <= k; i++) {
+		c = c * (uint64_t)(n - k + i) / (uint64_t)i;
+		if (c > 2 * BENCH_P_ONE)
+			return 0;
+	}
+	uint64_t p = (2 * BENCH_P_ONE + c / 2) / c;   /* rounded, as bench_mwu */
+	return p > BENCH_P_ONE ? BENCH_P_ONE : p;
+}
+
+/* See bench_stats.h. */
+int bench_mwu_runs_for(uint64_t alpha)
+{
+	int r = 1;
+	while (r < 64 && bench_mwu_min_p(r, r) >= alpha)
+		r++;
+	return r;
+}

@@ -11,7 +11,7 @@ const struct bench_named_policy bench_named_policies[] = {
 	{ "ule", 0, "", "stock ULE placement (FreeBSD's)" },
 	{ "hmp", 1, "", "hybrid placement, every switch at its default (docs/hmp.md)" },
 	{ "hmp-no-d", 1, "steer=0", "hmp without (d), the steering by HFI score" },
-	{ "hmp-upmigrate", 1, "upmigrate=0", "hmp without up-migration" },
+	{ "hmp-no-upmigrate", 1, "upmigrate=0", "hmp without up-migration" },
 	{ "hmp-report", 1, "upmigrate=0:smt_steer=0:best=0:latency=0:perf0=strict",
 	  "the seed report's (a)-(f) searches only: no best, latency, smt_steer, up-migration; perf0=strict" },
 	{ "hmp+class", 1, "class_aware=1", "hmp with interactive threads kept on the fastest CPUs" },

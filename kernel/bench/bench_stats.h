@@ -104,6 +104,14 @@ int64_t bench_ratio(uint64_t num, uint64_t den);
 void bench_mwu(const int64_t *a_sorted, int na, const int64_t *b_sorted, int nb, int64_t *poly,
 	       struct bench_mwu *out);
 
+/* The smallest two-sided p (in BENCH_P_ONE units, rounded) a
+ * Mann-Whitney test of na against nb samples can give: 2 / C(na+nb, na),
+ * all of one side above all of the other (2 runs each: 0.333). No locks. */
+uint64_t bench_mwu_min_p(int na, int nb);
+/* The fewest runs per policy whose smallest p is below alpha (BENCH_P_ONE
+ * units; 0.05: 4 runs). No locks. */
+int bench_mwu_runs_for(uint64_t alpha);
+
 /* 2 Q(z) in units of 10^-12, Q the standard normal upper tail, for z >= 0
  * given as z^2 = num / den (den > 0); absolute error below 10^-13. */
 uint64_t bench_normal_2sf(bench_u128 num, uint64_t den);

@@ -11,6 +11,7 @@
  * policy names, fits BENCH_LINE_MAX.
  */
 #include <lib/string.h>
+#include <lib/format.h>
 #include <bench/bench_table.h>
 
 enum cell_kind {
@@ -201,6 +202,42 @@ static void beyond_table(struct tab *tb)
 		     BENCH_MWU_EXACT_CELLS);
 	bench_printf(tb->o, "CI95: percentile bootstrap of median(X) / median(A), %d resamples, seed 0x%llx.\n",
 		     BENCH_BOOTSTRAP_RESAMPLES, (unsigned long long)(sw->seed ? sw->seed : BENCH_BOOTSTRAP_SEED));
+	bench_note_significance(tb->o, tb->t, sw->npolicies, sw->ncols);
+}
+
+/* A p-value (BENCH_P_ONE units) as "0.333". */
+static void p_text(char *buf, size_t len, uint64_t p)
+{
+	uint64_t milli = (p + BENCH_P_ONE / 2000) / (BENCH_P_ONE / 1000);
+	ksnprintf(buf, len, "%llu.%03llu", (unsigned long long)(milli / 1000),
+		  (unsigned long long)(milli % 1000));
+}
+
+/* See bench_table.h. */
+void bench_note_significance(const struct bench_out *o, const struct bench_table_scratch *t, int npol,
+			     int ncols)
+{
+	uint64_t worst = 0, alpha = BENCH_P_ONE / 20;
+	int wa = 0, wb = 0;
+	for (int p = 1; p < npol; p++)
+		for (int c = 0; c < ncols; c++) {
+			int na = t->col[0][c].n, nb = t->col[p][c].n;
+			uint64_t min_p = na && nb ? bench_mwu_min_p(na, nb) : 0;
+			if (min_p > worst) {
+				worst = min_p;
+				wa = na;
+				wb = nb;
+			}
+		}
+	if (worst < alpha)
+		return;
+	int need = bench_mwu_runs_for(alpha);
+	char pw[16], pn[16];
+	p_text(pw, sizeof(pw), worst);
+	p_text(pn, sizeof(pn), bench_mwu_min_p(need, need));
+	bench_printf(o, "Too few runs for significance: with %d and %d runs the smallest two-sided Mann-Whitney "
+		     "p is %s, so the test cannot reach p < 0.05; %d runs per policy can (%s).\n", wa, wb, pw,
+		     need, pn);
 }
 
 void bench_table_print(const struct bench_sweep *sw, const struct bench_out *o, struct bench_table_scratch *t)

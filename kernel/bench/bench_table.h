@@ -58,6 +58,12 @@ int bench_sweep_check(const struct bench_sweep *sw, char *why, size_t size);
 int bench_sweep_compute(const struct bench_sweep *sw, const struct bench_out *o, struct bench_table_scratch *t);
 /* Prints the tables from t (filled by bench_sweep_compute() for sw). */
 void bench_table_print(const struct bench_sweep *sw, const struct bench_out *o, struct bench_table_scratch *t);
+/* When the runs of some compared column (t->col, policies 1..npol-1
+ * against 0) are too few for a Mann-Whitney p below 0.05, says so in one
+ * line: the smallest p they allow and the runs per policy that would do.
+ * Else nothing. No locks. */
+void bench_note_significance(const struct bench_out *o, const struct bench_table_scratch *t, int npol,
+			     int ncols);
 /* Prints the CSV blocks NAME (sweep/1) and NAME.summary (sweep-summary/1) from t. */
 void bench_table_csv(const struct bench_sweep *sw, const struct bench_out *o, struct bench_table_scratch *t);
 /* bench_sweep_compute(), then the tables, then the CSV blocks; 0 or -1. */

@@ -165,3 +165,8 @@ const char *cmdline_text(void)
 {
 	return kernel_cmdline_text;
 }
+
+const struct cmdline *cmdline_words(void)
+{
+	return &kernel_cmdline;
+}

@@ -55,7 +55,11 @@ extern const size_t cmdline_key_count;
 
 /* The table entry of key, or NULL. */
 const struct cmdline_key *cmdline_key_find(const char *key);
-/* Prints one warning per problem of cl: an unknown key ("cmdline: unknown
+/* Whether key is a boot-time tunable: a dotted name ("kern.sched.policy")
+ * that is not a key of the table; cmdline_tunables_apply sets it as a
+ * sysctl once the kernel is up. No locks. */
+int cmdline_key_is_tunable(const char *key);
+/* Prints one warning per problem of cl (tunables aside): an unknown key ("cmdline: unknown
  * key 'foo' ignored"), a value its key refuses ("cmdline: panic=exti:
  * expected halt|reboot|exit; using halt"). Only the word that wins for a
  * key is checked. Returns the number of warnings. No locks. */
@@ -81,5 +85,7 @@ const char *cmdline_choice(const char *key);
 int cmdline_number(const char *key, uint64_t *out);
 /* The text as the loader passed it ("" when refused). */
 const char *cmdline_text(void);
+/* Its words (none when refused). */
+const struct cmdline *cmdline_words(void);
 
 #endif

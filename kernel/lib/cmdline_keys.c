@@ -49,6 +49,12 @@ const struct cmdline_key *cmdline_key_find(const char *key)
 	return NULL;
 }
 
+/* See cmdline.h. */
+int cmdline_key_is_tunable(const char *key)
+{
+	return strchr(key, '.') != NULL && cmdline_key_find(key) == NULL;
+}
+
 /* The choice equal to value, or NULL. */
 static const char *choice_match(const struct cmdline_key *k, const char *value)
 {
@@ -81,8 +87,9 @@ int cmdline_check(const struct cmdline *cl)
 {
 	int warnings = 0;
 	for (int i = 0; i < cl->count; i++) {
-		if (cmdline_lookup(cl, cl->keys[i]) != cl->values[i])
-			continue;   /* a later word with this key wins */
+		if (cmdline_lookup(cl, cl->keys[i]) != cl->values[i] ||
+		    cmdline_key_is_tunable(cl->keys[i]))
+			continue;   /* a later word wins; tunables are checked when set */
 		const struct cmdline_key *k = cmdline_key_find(cl->keys[i]);
 		char err[128];
 		uint64_t num;

@@ -57,13 +57,50 @@ int sysctl_find(const struct sysctl_set *set, const char *name, struct sysctl_re
 	return -1;
 }
 
-/* Name order: the full names (index expanded), byte by byte. */
+/* Length of the run of decimal digits at s. */
+static size_t digit_run(const char *s)
+{
+	size_t n = 0;
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
+/* See sysctl.h. */
+int sysctl_name_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		size_t na = digit_run(a), nb = digit_run(b);
+		if (na && nb) {   /* two numbers: by value, then the shorter (fewer zeros) first */
+			size_t za = 0, zb = 0;
+			while (za + 1 < na && a[za] == '0')
+				za++;
+			while (zb + 1 < nb && b[zb] == '0')
+				zb++;
+			if (na - za != nb - zb)
+				return na - za < nb - zb ? -1 : 1;
+			int c = strncmp(a + za, b + zb, na - za);
+			if (c || na != nb)
+				return c ? c : na < nb ? -1 : 1;
+			a += na;
+			b += nb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+/* Name order: the full names (index expanded), numbers by value. */
 static int ref_cmp(const struct sysctl_ref *a, const struct sysctl_ref *b)
 {
 	char na[SYSCTL_NAME_MAX], nb[SYSCTL_NAME_MAX];
 	sysctl_name(a, na, sizeof(na));
 	sysctl_name(b, nb, sizeof(nb));
-	return strcmp(na, nb);
+	return sysctl_name_cmp(na, nb);
 }
 
 /* The first variable of o in name order after *after (NULL: any) that

@@ -87,9 +87,13 @@ struct sysctl_ref {
 
 /* Exact name lookup: 0 with *out filled, -1 if absent. */
 int sysctl_find(const struct sysctl_set *set, const char *name, struct sysctl_ref *out);
+/* Name order: byte by byte, except that runs of digits compare by value
+ * (kern.hmp.cpu.2 before kern.hmp.cpu.10, as FreeBSD's sysctl -a lists
+ * them); <0, 0, >0. No locks. */
+int sysctl_name_cmp(const char *a, const char *b);
 /* Steps *ref to the next variable (ref->oid NULL: the first) whose name
  * equals prefix or starts with "prefix." (prefix "" matches all), in name
- * order (byte by byte, indexes expanded); 0, or -1 after the last. */
+ * order (sysctl_name_cmp, indexes expanded); 0, or -1 after the last. */
 int sysctl_next(const struct sysctl_set *set, struct sysctl_ref *ref, const char *prefix);
 /* The variable's full name (index expanded). */
 void sysctl_name(const struct sysctl_ref *ref, char *buf, size_t len);

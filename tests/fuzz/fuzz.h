@@ -12,12 +12,13 @@
  * the program through AddressSanitizer/UBSan (harnesses are built with
  * both, recovery off). Then FUZZ_MAIN("name") supplies main():
  *
- *     fuzz_<name> [--seed S] [--iterations N]
+ *     fuzz_<name> [--seed S] [--iterations N] [--seconds T]
  *
  * Runs are reproducible: iteration i of seed S always builds the same
  * input, and a failure prints both numbers (re-run with --seed S
- * --iterations i+1 and a debugger). `make test` runs every harness briefly;
- * `make fuzz` runs them longer.
+ * --iterations i+1 and a debugger); --seconds stops early, after T
+ * seconds. `make test` runs every harness briefly; `make fuzz` runs them
+ * longer, in parallel (tools/fuzz-run.py).
  *
  * Built with -DFUZZ_LIBFUZZER (and clang -fsanitize=fuzzer), the same
  * harness is a libFuzzer target instead: FUZZ_MAIN then supplies
@@ -39,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct fuzz {
 	uint64_t state;       /* PRNG state (xorshift64*) */
@@ -227,12 +229,22 @@ static inline uint64_t fuzz_input_hash(const uint8_t *data, size_t size)
 		return 0;                                                                      \
 	}
 #else
-/* Defines main(): parses --seed/--iterations, runs fuzz_one per iteration. */
+/* Seconds since an arbitrary start (the monotonic clock). */
+static inline double fuzz_clock_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Defines main(): parses --seed/--iterations/--seconds, runs fuzz_one per
+ * iteration until N iterations or S seconds (checked every 64 iterations;
+ * 0: no limit), whichever comes first, and says how many it ran. */
 #define FUZZ_MAIN(name)                                                                        \
 	int main(int argc, char **argv)                                                        \
 	{                                                                                      \
 		struct fuzz f = { 0 };                                                         \
-		uint64_t iterations = 10000;                                                   \
+		uint64_t iterations = 10000, seconds = 0;                                      \
 		f.seed = 1;                                                                    \
 		for (int i = 1; i < argc; i++) {                                               \
 			char *end;                                                             \
@@ -240,19 +252,26 @@ static inline uint64_t fuzz_input_hash(const uint8_t *data, size_t size)
 				f.seed = strtoull(argv[++i], &end, 0);                         \
 			else if (i + 1 < argc && strcmp(argv[i], "--iterations") == 0)        \
 				iterations = strtoull(argv[++i], &end, 0);                     \
+			else if (i + 1 < argc && strcmp(argv[i], "--seconds") == 0)           \
+				seconds = strtoull(argv[++i], &end, 0);                        \
 			else {                                                                 \
-				fprintf(stderr, "usage: %s [--seed S] [--iterations N]\n", argv[0]); \
+				fprintf(stderr, "usage: %s [--seed S] [--iterations N] [--seconds T]\n", \
+					argv[0]);                                              \
 				return 2;                                                      \
 			}                                                                      \
 		}                                                                              \
+		double start = fuzz_clock_s();                                                 \
 		for (f.iteration = 0; f.iteration < iterations; f.iteration++) {               \
+			if (seconds && (f.iteration & 63) == 0 && f.iteration &&               \
+			    fuzz_clock_s() - start >= (double)seconds)                         \
+				break;                                                         \
 			f.state = (f.seed * 0x9E3779B97F4A7C15ull) ^ (f.iteration + 1) * 0xD1B54A32D192ED03ull; \
 			if (!f.state)                                                          \
 				f.state = 1;                                                   \
 			fuzz_one(&f);                                                          \
 		}                                                                              \
 		printf("fuzz %s: %llu iterations from seed %llu: ok\n", name,                 \
-		       (unsigned long long)iterations, (unsigned long long)f.seed);            \
+		       (unsigned long long)f.iteration, (unsigned long long)f.seed);           \
 		return 0;                                                                      \
 	}
 #endif

@@ -56,7 +56,7 @@ def test_every_block_written(ctx):
                        ("schbench", ["", ".summary", ".placement", ".latency", ".runs", ".extras"]),
                        ("make", ["", ".summary", ".placement", ".runs", ".extras"])):
         want |= {wl + b + ".csv" for b in blocks}
-        want |= {wl + b + ".png" for b in blocks if b in ("", ".placement", ".latency")}
+        want |= {wl + b + ext for b in blocks if b in ("", ".placement", ".latency") for ext in (".png", ".svg")}
     assert set(os.listdir(ctx.tmp)) == want, sorted(set(os.listdir(ctx.tmp)) ^ want)
     for name in want:
         if name.endswith(".png"):

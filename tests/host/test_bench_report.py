@@ -52,6 +52,7 @@ def test_sample_log(ctx):
     want_files = {"sysbench-cpu.csv", "sysbench-cpu.png", "sysbench-cpu.summary.csv", "wakeup-latency.csv",
                   "wakeup-latency.png", "placement-sysbench.csv", "placement-sysbench.png", "notes.csv",
                   "sysbench-cpu-2.csv", "sysbench-cpu-2.png"}
+    want_files |= {n[:-4] + ".svg" for n in want_files if n.endswith(".png")}
     assert set(os.listdir(ctx.tmp)) == want_files, sorted(os.listdir(ctx.tmp))
     log = "bench-serial-sample.log"
     for msg in [log + ": block hackbench (log lines 55-60): 4 rows with hash 9f6ba0e6, the end marker says 4 rows "
@@ -250,6 +251,94 @@ def test_energy_block(ctx):
     assert "bad.energy (schema energy/1, log line 14): joules '-1' is not a number of at least 0; skipped" in err, err
     check_png(os.path.join(out_dir, "cpu.energy.png"))
     assert read_csv(os.path.join(out_dir, "cpu.energy.csv"))[2][7] == "1525214.855"
+
+
+KERNEL_LOG = os.path.join(ROOT, "tests", "data", "bench-kernel-small-hybrid.log")
+
+
+def figures(log):
+    """{block name: (figure, caption)} of every plot of a log, drawn by the
+    tool's own functions with its save() replaced to keep the figure."""
+    import matplotlib
+    matplotlib.use("Agg")
+    with open(log, "rb") as f:
+        data = f.read()
+    got, problems = {}, []
+    real_save = bench_report.save
+    try:
+        for block in bench_report.scan(log, data, problems):
+            plot = bench_report.PLOTS.get(block.schema)
+            if plot and bench_report.validate(log, block, problems):
+                bench_report.save = lambda fig, out, text, name=block.name: got.__setitem__(name, (fig, text))
+                plot(block, "unused.png", bench_report.provenance(data, block.first))
+    finally:
+        bench_report.save = real_save
+    assert not problems, problems
+    return got
+
+
+def test_figures_carry_samples_and_provenance(ctx):
+    """The kernel's own log (tests/data/bench-kernel-small-hybrid.log): the
+    sweep figure has every sample as a point, the median and its interval,
+    and a second panel of hmp/ule with its bootstrap interval; ticks are the
+    thread counts; the placement legend has no LP-E on a machine without;
+    every figure's caption names machine, commit, policies, runs x seconds
+    and the basis; SVG files sit beside the PNGs, their text kept as text."""
+    got = figures(KERNEL_LOG)
+    fig, text = got["cpu"]
+    assert text == ("small hybrid (1 P-core x 2 threads + 2 E-cores) | Mosaic ba3ecdb-dirty | ule vs hmp | "
+                    "2 runs x 1 s per policy and thread count | modelled (emulated machine's work clock)"), text
+    left, right = fig.axes
+    points = sum(len(c.get_offsets()) for c in left.collections if c.get_offsets().ndim == 2
+                 and type(c).__name__ == "PathCollection")
+    assert points == 8, points                               # 2 policies x 2 thread counts x 2 runs
+    assert list(left.get_xticks()) == [1, 2] and list(right.get_xticks()) == [1, 2]
+    assert right.get_title() == "cpu: each policy against ule", right.get_title()
+    assert [t.get_text() for t in right.get_legend().get_texts()] == ["median hmp / median ule, 95% bootstrap CI"]
+    assert "ule (median, 95% CI; dots: samples)" in [t.get_text() for t in left.get_legend().get_texts()]
+    labels = [t.get_text() for t in got["cpu.placement"][0].axes[0].get_legend().get_texts()]
+    assert "LP E-core" not in labels and "P-core" in labels and "E-core" in labels, labels
+    for name, (_fig, text) in got.items():
+        assert text.startswith("small hybrid") and "Mosaic ba3ecdb-dirty" in text and "modelled" in text, (name, text)
+    # files: SVG beside PNG, the caption in the SVG as text
+    out_dir = os.path.join(ctx.tmp, "out")
+    rc, out, err = run_tool("-o", out_dir, KERNEL_LOG)
+    assert rc == 0, err
+    for png in [n for n in os.listdir(out_dir) if n.endswith(".png")]:
+        with open(os.path.join(out_dir, png[:-4] + ".svg")) as f:
+            svg = f.read()
+        assert svg.lstrip().startswith("<?xml") and "Mosaic ba3ecdb-dirty" in svg, png
+
+
+def test_help_names_plots_and_schemas(ctx):
+    rc, out, err = run_tool("--help")
+    assert rc == 0 and "trace/1" in out and "energy/1" in out and "docs/bench.md (\"CSV blocks\")" in out, out
+
+
+def test_bootstrap_interval(ctx):
+    """The ratio interval holds the ratio of the medians, is seeded, and
+    widens with spread."""
+    a, b = [100, 101, 99, 100], [120, 119, 121, 120]
+    lo, hi = bench_report.bootstrap(a, b)
+    assert lo <= 1.2 <= hi and bench_report.bootstrap(a, b) == (lo, hi)
+    wide = bench_report.bootstrap([80, 120, 100, 90], [100, 150, 120, 110])
+    assert wide[1] - wide[0] > hi - lo
+    assert bench_report.bootstrap([0, 0], [1, 2]) is None
+
+
+def test_energy_ticks_are_thread_counts(ctx):
+    head = "policy,threads,sample,order,joules,seconds,watts,per_joule,per_joule_unit"
+    rows = ["ule,4,1,1,243.664000,10.000000,24.366,1094279.650,events/J",
+            "hmp,4,1,2,116.008000,10.000000,11.600,1525214.855,events/J",
+            "ule,8,1,3,490.668000,10.000000,49.066,1174358.869,events/J",
+            "hmp,8,1,4,172.013000,10.000000,17.201,2057277.081,events/J"]
+    log = os.path.join(ctx.tmp, "energy.log")
+    with open(log, "w") as f:
+        f.write("\n".join(block("cpu.energy", "energy/1", [head] + rows)) + "\n")
+    fig, text = figures(log)["cpu.energy"]
+    assert [list(ax.get_xticks()) for ax in fig.axes] == [[4, 8], [4, 8]]
+    assert [ax.get_title() for ax in fig.axes] == ["cpu.energy: watts", "cpu.energy: events/J"]
+    assert "machine: not in the log" in text and "hmp" in text, text
 
 
 def test_no_blocks_and_unreadable(ctx):

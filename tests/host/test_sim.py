@@ -81,6 +81,36 @@ def test_same_command_same_output(ctx):
         assert sa != sc, wl + ": seeds 1 and 2 gave the same samples"
 
 
+def test_speaks_as_a_host_tool(ctx):
+    """schedsim's output says simulated time and nothing of keys or QEMU
+    (the kernel's bench wording); --help is no error; policy names say what
+    they do (hmp-no-upmigrate; the old hmp-upmigrate is unknown)."""
+    out = schedsim(ctx, "--workload", "cpu", "--machine", "small-hybrid", "--threads", "2", "--runs", "2",
+                   "--policy", "ule,hmp-no-upmigrate")
+    for kernel_words in ("a key stops", "QEMU", "guest time", "emulated machine"):
+        assert kernel_words not in out, (kernel_words, out[:3000])
+    assert "(simulated time elapsed 0:00, remaining unknown)" in out, out[:1000]
+    assert "bench: simulated machine: work is counted" in out, out[-3000:]
+    p = subprocess.run([os.path.join(ctx.build, "schedsim"), "--help"], capture_output=True, text=True)
+    assert p.returncode == 0 and p.stdout.startswith("usage: schedsim") and not p.stderr, (p.returncode, p.stderr)
+    err = schedsim(ctx, "--workload", "cpu", "--machine", "small-hybrid", "--policy", "ule,hmp-upmigrate", rc=2)
+    assert "hmp-upmigrate" in err, err
+
+
+def test_too_few_runs_are_said(ctx):
+    """With 2 or 3 runs per policy the tables say the Mann-Whitney test
+    cannot reach p < 0.05 (smallest p 0.333, 0.100); with 4 they do not."""
+    for runs, p in (("2", "0.333"), ("3", "0.100"), ("4", None)):
+        out = schedsim(ctx, "--workload", "cpu", "--machine", "small-hybrid", "--threads", "2", "--runs", runs,
+                       "--time", "1", "--policy", "ule,hmp")
+        note = "Too few runs for significance: with %s and %s runs the smallest two-sided Mann-Whitney p is %s" \
+            % (runs, runs, p)
+        if p:
+            assert note in out and "4 runs per policy can (0.029)" in out, out[-3000:]
+        else:
+            assert "Too few runs" not in out, out[-3000:]
+
+
 def test_i7_direction(ctx):
     """The seed experiment (bench's cpu, 12 runs of 10 s) on the i7-1370P
     model: hmp at least ULE and, every run, within 1 % of the oracle at 4,
@@ -483,7 +513,7 @@ def test_trace_timeline_plot(ctx):
     assert p.returncode == 0, p.stderr
     names = sorted(os.listdir(out))
     assert names == sorted("trace-%d-4-%d.%s" % (pol, run, ext) for pol in (1, 2) for run in (1, 2)
-                           for ext in ("csv", "png")), names
+                           for ext in ("csv", "png", "svg")), names
     with open(os.path.join(out, "trace-2-4-1.png"), "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
     # A segment that ends before it starts is refused.

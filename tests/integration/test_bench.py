@@ -141,7 +141,7 @@ def test_bench_bad_input(ctx, m):
 
 def test_bench_policies(ctx, m):
     out = bench(m, "bench policies")
-    for want in ("ule ", "hmp ", "hmp-no-d", "kern.sched.hmp.steer=0", "hmp-upmigrate", "primary-p",
+    for want in ("ule ", "hmp ", "hmp-no-d", "kern.sched.hmp.steer=0", "hmp-no-upmigrate", "primary-p",
                  "kern.sched.primary=performance"):
         check(want in out, "bench policies: no '%s':\n%s" % (want, out))
     refused = [

@@ -49,7 +49,7 @@ def test_grub_bench_entries(ctx):
     check(ids == ["shell", "bench", "bench-hfi-off", "bench-quick", "shell-ule", "safe"], "entries: %r" % menu)
     scripts = dict(menu)
     check(scripts["shell"] == [] and scripts["safe"] == [], "entries: %r" % menu)
-    check(scripts["shell-ule"] == ["sysctl kern.sched.policy=ule"], "entries: %r" % menu)
+    check(scripts["shell-ule"] == [], "entries: %r" % menu)
     full, quick = plan(scripts["bench"]), plan(scripts["bench-quick"])
     check(full == "bench sweep cpu --threads 4,6,8,10,12,16,20 --runs 12 --policy ule,hmp --save", full)
     check(plan(scripts["bench-hfi-off"]) == full, "HFI off: %r" % scripts["bench-hfi-off"])

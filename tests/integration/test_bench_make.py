@@ -34,7 +34,7 @@ def test_make_bench_writes_csv_and_png(ctx):
     files = set(os.listdir(out))
     want = {"bench.log"} | {"schbench%s.csv" % b for b in ("", ".summary", ".placement", ".latency", ".runs",
                                                             ".extras")} | \
-        {"schbench%s.png" % b for b in ("", ".placement", ".latency")}
+        {"schbench%s.%s" % (b, ext) for b in ("", ".placement", ".latency") for ext in ("png", "svg")}
     check(files == want, "files: %s" % sorted(files ^ want))
     for name in want:
         if name.endswith(".png"):
@@ -55,3 +55,17 @@ def test_make_bench_refusals(ctx):
     rc, text = make_bench(ctx, "nosuch --runs 1", out)
     check(rc != 0 and "no workload 'nosuch'" in text and "the kernel did not run the plan" in text,
           "a refused plan did not fail make bench:\n" + text[-2000:])
+
+
+def test_make_bench_without_bench_runs_the_quick_plan(ctx):
+    """No BENCH: bench-run.sh says it runs the quick plan and asks the kernel
+    for it (checked without booting: the image given does not exist, so
+    QEMU's start fails after the plan is chosen)."""
+    env = dict(os.environ, MOSAIC_BENCH="")
+    out = os.path.join(ctx.build, "test-bench-quick")
+    p = subprocess.run([os.path.join(ROOT, "tools", "bench-run.sh"), "--out", out, "--esp",
+                        os.path.join(out, "no-such.img")], env=env, capture_output=True, text=True, timeout=60)
+    text = p.stdout + p.stderr
+    check("no BENCH given: the quick plan 'bench sweep cpu --threads 4,6,8 --runs 4 --time 3 --policy ule,hmp'"
+          in text and "about 2 minutes" in text, text)
+    check("bench-run: bench sweep cpu --threads 4,6,8 --runs 4" in text and p.returncode == 125, text)

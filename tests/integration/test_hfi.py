@@ -147,6 +147,14 @@ def setup(ctx):
     return m
 
 
+def test_sysctl_lists_cpus_in_numeric_order(ctx, m):
+    """`sysctl -N kern.hmp.cpu` names the 20 CPUs' variables with their
+    numbers in order (cpu.2 before cpu.10), as FreeBSD's sysctl does."""
+    out = m.command("sysctl -N kern.hmp.cpu")
+    cpus = [int(n) for n in re.findall(r"^kern\.hmp\.cpu\.(\d+)\.capacity\r?$", out, re.M)]
+    check(cpus == list(range(20)), "CPUs listed as %s:\n%s" % (cpus, out[-2000:]))
+
+
 def test_rows_of_the_description(ctx, m):
     hfi_until(m, r"publications [1-9]", "the first publication")
     out, c = settled(m)

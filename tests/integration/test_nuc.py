@@ -125,12 +125,12 @@ def test_grub_benchmark_suite_hfi_off_entry(ctx):
 
 
 def test_grub_stock_ule_shell_entry(ctx):
-    """The shell entry with stock ULE: boots with hmp (the default), then
-    its run= script switches to ule, and the summary says so."""
+    """The shell entry with stock ULE: the tunable kern.sched.policy=ule
+    sets the policy at boot, before the summary, which says so."""
     m = boot_entry(ctx, "shell-ule", machine_file="small-hybrid")
-    m.expect(r"cmdline: video=auto run=\"sysctl kern.sched.policy=ule\"", timeout=180)
-    m.expect(r"policy: +hmp \(sysctl kern.sched.policy\)", timeout=120)
-    m.expect(r"mosaic> sysctl kern.sched.policy=ule", timeout=60)
+    m.expect(r"cmdline: video=auto kern.sched.policy=ule\r?\n", timeout=180)
+    m.expect(r"cmdline: tunable kern.sched.policy: hmp -> ule", timeout=120)
+    m.expect(r"policy: +ule \(sysctl kern.sched.policy\)", timeout=60)
     m.wait_prompt()
     assert re.search(r"policy: +ule \(sysctl kern.sched.policy\)", m.command("sysinfo")), m.output[-2000:]
 

@@ -78,8 +78,7 @@ def test_cmdline_shows_parsed_words(ctx, m):
 def test_cmdline_warnings(ctx, m):
     """Unknown keys and refused values are reported at boot with what is
     used instead, and again by `cmdline`; the defaults are in force."""
-    warnings = ["cmdline: unknown key 'test.word' ignored",
-                "cmdline: unknown key 'flag' ignored",
+    warnings = ["cmdline: unknown key 'flag' ignored",
                 "cmdline: panic=exti: expected halt|reboot|exit; using halt",
                 "cmdline: sched=of: expected on|off; using on"]
     with m.lock:
@@ -88,6 +87,9 @@ def test_cmdline_warnings(ctx, m):
     for w in warnings:
         check(w in boot, "boot log lacks %r:\n%s" % (w, boot[-3000:]))
         check(w in out, "cmdline lacks %r:\n%s" % (w, out))
+    # a dotted key is a tunable (a sysctl set at boot): this one names none
+    tunable = "cmdline: tunable test.word=two words not set: no such sysctl"
+    check(tunable in boot, "boot log lacks %r:\n%s" % (tunable, boot[-3000:]))
     out = m.command("ps")
     check(" main " in out, "sched=of did not leave the scheduler on:\n" + out)
 
@@ -105,7 +107,8 @@ def test_sysctl_read_list_and_write(ctx, m):
     for name in ["hw.pagesize", "hw.physmem", "kern.ostype", "kern.shell.prompt", "kern.version"]:
         check(name + ":" in out, "sysctl -a lacks %s:\n%s" % (name, out))
     names = re.findall(r"^(\S+):", out, re.M)
-    check(names == sorted(names), "sysctl -a is not sorted: %s" % names)
+    by_value = lambda n: [int(w) if w.isdigit() else w for w in re.split(r"(\d+)", n)]
+    check(names == sorted(names, key=by_value), "sysctl -a is not sorted: %s" % names)
     out = m.command("sysctl kern")
     check("kern.ostype: Mosaic" in out and "hw." not in out, out)
     out = m.command("sysctl kern.shell.prompt=test#", prompt="test#")
@@ -142,6 +145,25 @@ def test_sched_sysctls_are_the_variable_table(ctx, m):
             else:
                 check("is not one of %s" % "|".join(words) in reply, reply)
     check(got.get("kern.sched.quantum") == "100000" and got.get("kern.sched.name") == "ULE", out)
+
+
+def test_sysctl_flags_as_freebsd(ctx, m):
+    """-d the description, -n the value alone, -N the name alone, -q no
+    message for an unknown name (still a failure), flags combined."""
+    check(m.command("sysctl -d kern.ostype").strip() == "kern.ostype: operating system name",
+          m.command("sysctl -d kern.ostype"))
+    check(m.command("sysctl -n kern.ostype").strip() == "Mosaic", m.command("sysctl -n kern.ostype"))
+    check(m.command("sysctl -dn kern.ostype").strip() == "operating system name", "-dn")
+    out = m.command("sysctl -N hw")
+    check("hw.pagesize\r\n" in out and ":" not in out, out)
+    out = m.command("sysctl -q no.such.oid kern.ostype")
+    check("unknown oid" not in out and "kern.ostype: Mosaic" in out, out)
+    out = m.command("sysctl -n kern.shell.prompt=test#", prompt="test#")
+    check(out.strip() == "mosaic>  -> test#", repr(out))
+    m.command('sysctl "kern.shell.prompt=mosaic> "')
+    out = m.command("sysctl -x kern.ostype")
+    check("sysctl: unknown flag '-x'" in out and "usage: sysctl" in out, out)
+    check("usage: sysctl" in m.command("sysctl -a kern.ostype"), "-a with a name")
 
 
 def test_sysctl_bad_input(ctx, m):

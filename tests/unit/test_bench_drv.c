@@ -236,7 +236,7 @@ static void drive(const char *line, int sweep, struct fake *f, struct bench_plan
 	char err[200];
 	assert_int_equal(parse(pl, sweep, line, err, sizeof(err)), 0);
 	assert_int_equal(bench_data_init(d, pl), 0);
-	struct bench_plat pf = { f, fake_apply, fake_restore, fake_run, fake_cpu_type, fake_hfi, 1 };
+	struct bench_plat pf = { f, fake_apply, fake_restore, fake_run, fake_cpu_type, fake_hfi, 1, 0 };
 	text_len = 0;
 	text[0] = 0;
 	bench_drv_run(pl, &pf, &out, d);

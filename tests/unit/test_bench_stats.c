@@ -292,6 +292,26 @@ static void test_seed_core_ultra_7_155h(void **state)
 	check_seed_machine("tests/data/seed-report/core-ultra-7-155h.table");
 }
 
+/* The smallest p a two-sided Mann-Whitney test can give: 2 / C(na+nb, na);
+ * the exact test reaches it when one side is wholly above the other. */
+static void test_mwu_min_p(void **state)
+{
+	(void)state;
+	assert_int_equal(bench_mwu_min_p(2, 2), (2 * BENCH_P_ONE + 3) / 6);        /* 0.333 */
+	assert_int_equal(bench_mwu_min_p(3, 3), BENCH_P_ONE / 10);               /* 2/20 */
+	assert_int_equal(bench_mwu_min_p(4, 4), (2 * BENCH_P_ONE + 35) / 70);    /* 0.029 */
+	assert_int_equal(bench_mwu_min_p(1, 1), BENCH_P_ONE);
+	assert_int_equal(bench_mwu_min_p(0, 4), BENCH_P_ONE);
+	assert_int_equal(bench_mwu_min_p(200, 200), 0);                          /* below 10^-12 */
+	assert_int_equal(bench_mwu_runs_for(BENCH_P_ONE / 20), 4);
+	assert_int_equal(bench_mwu_runs_for(BENCH_P_ONE / 100), 5);              /* 2/252 = 0.0079 */
+	int64_t a[] = { 1, 2, 3, 4 }, b[] = { 5, 6, 7, 8 }, poly[BENCH_MWU_POLY];
+	struct bench_mwu m;
+	bench_mwu(a, 4, b, 4, poly, &m);
+	assert_int_equal(m.method, BENCH_MWU_EXACT);
+	assert_int_equal(m.p, bench_mwu_min_p(4, 4));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_mwu_ties),
 		cmocka_unit_test(test_normal_tail),
 		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_mwu_min_p),
 		cmocka_unit_test(test_seed_i7_1370p),
 		cmocka_unit_test(test_seed_core_ultra_7_155h),
 	};

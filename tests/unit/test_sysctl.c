@@ -130,6 +130,45 @@ static void test_listing_is_sorted_and_prefix_exact(void **state)
 	assert_int_equal(sysctl_next(&set, &r, "cpu.1"), -1);
 }
 
+/* Numbers in names order by value: cpu.2 before cpu.10, as FreeBSD lists them. */
+static void test_numeric_name_order(void **state)
+{
+	(void)state;
+	assert_true(sysctl_name_cmp("kern.hmp.cpu.2.capacity", "kern.hmp.cpu.10.capacity") < 0);
+	assert_true(sysctl_name_cmp("kern.hmp.cpu.10", "kern.hmp.cpu.9") > 0);
+	assert_true(sysctl_name_cmp("a.07", "a.7") > 0);   /* equal values: the shorter first */
+	assert_true(sysctl_name_cmp("a.7", "a.7") == 0);
+	assert_true(sysctl_name_cmp("a.7b", "a.7a") > 0);
+	assert_true(sysctl_name_cmp("a.b", "a.b.c") < 0);
+	assert_true(sysctl_name_cmp("a.9", "a.b") < 0);   /* a digit before a letter, as bytes */
+	assert_true(sysctl_name_cmp("x99999999999999999999999", "x100000000000000000000000") < 0);
+}
+
+static int twelve(void) { return 12; }
+static void id_get(int i, char *buf, size_t len) { ksnprintf(buf, len, "%d", i); }
+static const struct sysctl_oid many[] = {
+	{ .name = "hw.cpu.#.id", .descr = "twelve", .type = SYSCTL_TYPE_HANDLER, .count = twelve,
+	  .get = id_get },
+	{ .name = "hw.cpu2", .descr = "after the family", .type = SYSCTL_TYPE_INT, .ptr = &hz },
+};
+
+static void test_family_lists_in_numeric_order(void **state)
+{
+	(void)state;
+	const struct sysctl_set s12 = { many, many + 2 };
+	struct sysctl_ref r = { NULL, -1 };
+	char name[SYSCTL_NAME_MAX], want[SYSCTL_NAME_MAX];
+	for (int i = 0; i < 12; i++) {
+		assert_int_equal(sysctl_next(&s12, &r, "hw"), 0);
+		sysctl_name(&r, name, sizeof(name));
+		ksnprintf(want, sizeof(want), "hw.cpu.%d.id", i);
+		assert_string_equal(name, want);
+	}
+	assert_int_equal(sysctl_next(&s12, &r, "hw"), 0);
+	assert_string_equal(r.oid->name, "hw.cpu2");
+	assert_int_equal(sysctl_next(&s12, &r, "hw"), -1);
+}
+
 static void test_writes(void **state)
 {
 	(void)state;
@@ -208,6 +247,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_and_format),
 		cmocka_unit_test(test_listing_is_sorted_and_prefix_exact),
+		cmocka_unit_test(test_numeric_name_order),
+		cmocka_unit_test(test_family_lists_in_numeric_order),
 		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_family_writes),
 		cmocka_unit_test(test_bad_writes_change_nothing),
