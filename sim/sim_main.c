@@ -16,7 +16,7 @@
  *            [--control ule|hmp] [--workload LIST] [--OPTION VALUE]...
  *   schedsim --gen SEED
  *   schedsim --list
- *   schedsim --vars-markdown ule|hmp|policies
+ *   schedsim --vars-markdown ule|hmp|peers|policies
  *
  * --OPTION VALUE are the workload's own options, as `bench` takes them
  * (`--time 10`, `--max-prime 10000`), checked by kernel/bench's rules;
@@ -61,7 +61,7 @@ static void usage_exit(const char *msg)
 			"                [--workload LIST] [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
 			"       schedsim --list\n"
-			"       schedsim --vars-markdown ule|hmp|policies\n");
+			"       schedsim --vars-markdown ule|hmp|peers|policies\n");
 	exit(2);
 }
 
@@ -139,7 +139,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 			list_exit();
 		if (!strcmp(a, "--vars-markdown")) {
 			if (!v || sim_vars_markdown(stdout, v))
-				usage_exit("--vars-markdown: give ule, hmp or policies");
+				usage_exit("--vars-markdown: give ule, hmp, peers or policies");
 			exit(0);
 		}
 		if (!strcmp(a, "--cost")) {

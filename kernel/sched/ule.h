@@ -176,12 +176,15 @@ int sched_class_pri(int pri_class, int nice);
 #define HMP_METRIC_PERF 0
 #define HMP_METRIC_EE 1
 
-/* What one placement decision applies: kern.sched.policy and the
+/* What one placement decision applies: kern.sched.policy (pol) and the
  * kern.sched.hmp.* switches, read once at its start so that a decision is
- * never half ULE, half hmp while someone flips a sysctl. hmp is 0 with
- * policy ule, and also on a machine whose CPUs are all alike
- * (hmp_uniform()): there hmp decides exactly as ULE. */
+ * never half one policy, half another while someone flips a sysctl. hmp
+ * is 0 unless the policy uses the hmp switches; on a machine whose CPUs
+ * are all alike (hmp_uniform()) policy hmp is ULE's: there hmp decides
+ * exactly as ULE. */
+struct sched_policy;
 struct search_mode {
+	const struct sched_policy *pol;   /* the placement policy (sched_policy.h); NULL: ULE's */
 	uint8_t hmp;
 	uint8_t weight;          /* (a) per-CPU load weight from hmp */
 	uint8_t normalize;       /* (b) group totals compared per CPU */
@@ -373,6 +376,8 @@ struct cpu_search {
 			      * than this and that runs a hog (hmp_hog) counts as free (-1: none) */
 	int cs_hog;          /* hmp latency: the thread placed is a hog (or the balancer's load),
 			      * kept off the siblings of a CPU an interactive thread returns to */
+	int cs_place;        /* the search places a thread (sched_pick_search), not balancing or
+			      * stealing: for a policy's cpu_bias */
 	const struct tdq *cs_leaving;   /* hmp best lowest: the CPU whose running thread is about to
 					 * sleep (a sync wake-up's waker, SPC_SYNC), counted without
 					 * it; NULL: none */
