@@ -376,8 +376,9 @@ struct cpu_search {
 			      * than this and that runs a hog (hmp_hog) counts as free (-1: none) */
 	int cs_hog;          /* hmp latency: the thread placed is a hog (or the balancer's load),
 			      * kept off the siblings of a CPU an interactive thread returns to */
-	int cs_place;        /* the search places a thread (sched_pick_search), not balancing or
-			      * stealing: for a policy's cpu_bias */
+	int cs_place;        /* the search places a thread that is not running (sched_pick_search),
+			      * not balancing, stealing or a running thread's repick: for a
+			      * policy's cpu_bias */
 	const struct tdq *cs_leaving;   /* hmp best lowest: the CPU whose running thread is about to
 					 * sleep (a sync wake-up's waker, SPC_SYNC), counted without
 					 * it; NULL: none */

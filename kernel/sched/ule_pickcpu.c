@@ -107,7 +107,7 @@ int sched_pick_search(const struct search_mode *mode, const struct td_sched *ts,
 	struct cpu_search s = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = ts->ts_cpu,
 				.cs_running = running, .cs_load = INT_MAX,
 				.cs_free_pri = o->latency ? (pri > PRI_MAX_INTERACT ? pri : PRI_MAX_INTERACT) : -1,
-				.cs_hog = o->hog, .cs_place = 1, .cs_leaving = o->leaving };
+				.cs_hog = o->hog, .cs_place = !running, .cs_leaving = o->leaving };
 	if (ccg) {   /* idle (latency: at once) in the warm cache group */
 		s.cs_pri = o->latency || pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE;
 		cpu = sched_lowest_search(ccg, &s);
@@ -121,7 +121,7 @@ int sched_pick_search(const struct search_mode *mode, const struct td_sched *ts,
 	if (cpu < 0) {
 		struct cpu_search any = { .cs_mode = *mode, .cs_mask = mask, .cs_prefer = ts->ts_cpu,
 					  .cs_running = running, .cs_pri = -1, .cs_load = INT_MAX,
-					  .cs_free_pri = -1, .cs_hog = 1, .cs_place = 1,
+					  .cs_free_pri = -1, .cs_hog = 1, .cs_place = !running,
 					  .cs_leaving = o->leaving };
 		cpu = sched_lowest_search(sched_top, &any);
 		*path = &st->pick_lowest;
