@@ -13,7 +13,7 @@
  *            [--OPTION VALUE]...
  *   schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]...
- *            [--control ule|hmp] [--workload LIST] [--OPTION VALUE]...
+ *            [--control POLICY] [--workload LIST] [--OPTION VALUE]...
  *   schedsim --gen SEED
  *   schedsim --list
  *   schedsim --vars-markdown ule|hmp|peers|policies
@@ -57,7 +57,7 @@ static void usage_exit(const char *msg)
 			"                [--name NAME] [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
 			"                [--topology mosaic|freebsd] [--hmp-scramble SEED] [--OPTION VALUE]...\n"
 			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
-			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--control ule|hmp]\n"
+			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--control POLICY]\n"
 			"                [--workload LIST] [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
 			"       schedsim --list\n"
@@ -80,7 +80,7 @@ struct options {
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns, spawn_ns;
 	uint64_t gen, properties;    /* --gen SEED, --properties N */
 	int cost, flat;
-	int control;                 /* --control ule|hmp (with --properties): 1, 2; else 0 */
+	const char *control;         /* --control POLICY (with --properties), or NULL */
 	int topology;                /* enum topo_kind: --topology */
 	int duration_given, runs_given, gen_given, threads_given, policies_given;
 	int hmp_scramble;            /* --hmp-scramble SEED */
@@ -175,9 +175,11 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->policies_given = 1;
 		}
 		else if (!strcmp(a, "--control")) {
-			if (strcmp(v, "ule") && strcmp(v, "hmp"))
-				usage_exit("--control: ule or hmp");
-			o->control = !strcmp(v, "ule") ? 1 : 2;
+			struct sim_policy check;
+			char why[200];
+			if (sim_policy_parse(v, &check, why, sizeof(why)))
+				usage_exit(why);
+			o->control = v;
 		} else if (!strcmp(a, "--name"))
 			o->name = v;
 		else if (!strcmp(a, "--trace"))
@@ -385,9 +387,9 @@ static int properties_main(const struct options *o)
 	char err[200];
 	if (o->machine)
 		usage_exit("--properties: generated machines (no --machine)");
-	if (o->policies_given || o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble ||
+	if (o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble ||
 	    o->topology != TOPO_MOSAIC)
-		usage_exit("--properties: its own policies and report (no --policy, --trace, --compare, --name, "
+		usage_exit("--properties: its own policies and report (no --trace, --compare, --name, "
 			   "--cost, --flat, --topology, --hmp-scramble)");
 	if (o->runs_given && o->runs > SIM_PROPS_MAX_RUNS) {
 		snprintf(err, sizeof(err), "--runs with --properties: at most %d", SIM_PROPS_MAX_RUNS);
@@ -435,8 +437,9 @@ static int properties_main(const struct options *o)
 	pr.ncounts = sw.ncols;
 	memcpy(pr.counts, sw.threads, sizeof(pr.counts));
 	pr.args = args + (n ? 1 : 0);
-	pr.control = o->control != 0;
-	pr.control_policy = o->control - 1;
+	pr.control = o->control != NULL;
+	pr.control_name = o->control;
+	pr.candidate = o->policies_given ? o->policies : NULL;
 	pr.base = (struct sim_config){ .settings = o->settings, .nsettings = o->nsettings,
 				       .duration_ns = (o->duration_given ? o->duration_ms : 3600000) * 1000000ull,
 				       .hz = (int)o->hz, .ipi_ns = o->ipi_ns, .resume_ns = o->resume_ns,

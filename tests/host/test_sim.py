@@ -382,8 +382,8 @@ def test_every_bench_workload_runs(ctx):
 
 
 def test_docs_variables_tables_are_the_code_table(ctx):
-    """The variables tables of docs/sched.md and docs/hmp.md are what
-    kernel/sched/sched_vars.def says, and docs/bench.md's policies what
+    """The variables tables of docs/sched.md, docs/hmp.md and
+    docs/policies.md are what kernel/sched/sched_vars.def says, and docs/bench.md's policies what
     kernel/bench/bench_policy_table.c says (tools/sched-vars-docs.py
     --check); and
     the check fails, with a diff naming the row, on a doc whose table
@@ -393,7 +393,7 @@ def test_docs_variables_tables_are_the_code_table(ctx):
     assert p.returncode == 0, p.stderr[-3000:]
     root = os.path.join(ctx.tmp, "repo")
     os.makedirs(os.path.join(root, "docs"))
-    for doc in ("sched.md", "hmp.md", "bench.md"):
+    for doc in ("sched.md", "hmp.md", "bench.md", "policies.md"):
         with open(os.path.join(ROOT, "docs", doc)) as f:
             text = f.read()
         if doc == "sched.md":
@@ -428,6 +428,34 @@ def test_list_is_the_variable_table(ctx):
             assert re.search(r"^  %s +\S.*, default \S+" % re.escape(name), variables, re.M), name
     assert not re.search(r"^  kern.sched.policy ", variables, re.M)
     assert re.search(r"^  kern.sched.balance_interval +1..100000 ticks, default 100 \(hz\): ", variables, re.M)
+
+
+def test_peer_policies(ctx):
+    """Every registered placement policy runs in schedsim under its name
+    (docs/policies.md), as the property run's candidate (--policy) and
+    control (--control). On the i7-1370P model at 10 threads of cpu the
+    rules show: bpfland (the P-cores' siblings before any E-core) and the
+    example fastest (every P CPU first) fill four second SMT threads where
+    linux (whole idle cores first: the E-cores) takes four E-cores, worth
+    0.39 against 0.54 of a P thread each, so both fall behind linux."""
+    listed = schedsim(ctx, "--list")
+    for name in ("mic", "linux", "bpfland", "fastest"):
+        assert re.search(r"^  %s +%s$" % (name, name), listed, re.M), listed
+    out = schedsim(ctx, "--workload", "cpu", "--machine", "i7-1370p", "--threads", "10", "--runs", "1", "--time",
+                   "1", "--policy", "ule,mic,linux,bpfland,fastest")
+    s = {p: median(v) for (p, _t), v in samples(out).items()}
+    assert set(s) == {"ule", "mic", "linux", "bpfland", "fastest"}, s
+    assert s["fastest"] < s["linux"] * Decimal("0.97"), s
+    assert s["bpfland"] < s["linux"] * Decimal("0.97"), s
+    out = schedsim(ctx, "--properties", "1", "--seed", "3", "--workload", "cpu", "--runs", "2", "--policy",
+                   "fastest")
+    assert "the candidate policy is fastest" in out and re.search(r"; fastest \d+ points", out), out
+    p = subprocess.run([os.path.join(ctx.build, "schedsim"), "--properties", "1", "--seed", "3", "--workload",
+                        "cpu", "--runs", "2", "--control", "bpfland"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode in (0, 1) and "control policy bpfland" in p.stdout, (p.returncode, p.stderr[-2000:])
+    err = schedsim(ctx, "--properties", "1", "--control", "nosuch", rc=2)
+    assert "policy 'nosuch'" in err, err
 
 
 def test_refusals(ctx):
