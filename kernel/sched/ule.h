@@ -391,7 +391,8 @@ struct cpu_search_res {
 uint32_t sched_random(void);
 /* Least / most loaded acceptable CPU on the least / most loaded path under
  * cg into r; returns cg's total load. Totals are 64-bit: 256 per thread
- * summed over up to TOPO_MAXCPU CPUs of any load cannot overflow them. */
+ * summed over up to TOPO_MAXCPU CPUs of any load cannot overflow them.
+ * Both are the policy's search (sched_policy.h; ULE's by default). */
 int64_t cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
 int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
 int sched_lowest(const struct search_mode *mode, const struct cpu_group *cg, const struct cpuset *mask,
@@ -407,7 +408,7 @@ int64_t hmp_best_search_highest(const struct cpu_group *cg, const struct cpu_sea
 int sched_highest(const struct search_mode *mode, const struct cpu_group *cg,
 		  const struct cpuset *mask, int minload, int mintrans);
 /* The load one more thread would weigh on cpu under mode (SEARCH_LOAD_ONE,
- * or hmp's weight with (a)). */
+ * or hmp's weight with (a); hmp_report_search.c, hmp's thread_weight). */
 int64_t search_thread_weight(const struct search_mode *mode, int cpu);
 
 /* ---- synchronous wake-ups (ule_sync.c) ---- */
