@@ -514,6 +514,10 @@ int main(int argc, char **argv)
 		       (unsigned long long)o.scramble_seed);
 	sw.seed = o.seed;
 	sw.trace = trace;
+	size_t tlen = o.trace ? strlen(o.trace) : 0;
+	sw.trace_json = tlen > 5 && !strcmp(o.trace + tlen - 5, ".json");
+	if (sw.trace_json)
+		sim_trace_json_begin(trace);
 	int nwords = 0;
 	char **words = bw ? bench_words(&o, &sw, &nwords) : NULL;
 	if (bw && !words)
@@ -530,6 +534,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (o.cost)
 		sim_report_cost(&sw);
+	if (trace && sw.trace_json)
+		sim_trace_json_end(trace);
 	if (trace && fclose(trace)) {
 		fprintf(stderr, "schedsim: %s: write error\n", o.trace);
 		return 1;

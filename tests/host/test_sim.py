@@ -500,6 +500,49 @@ def test_refusals(ctx):
     assert "cut short by --duration-ms" in err, err
 
 
+def test_trace_json(ctx):
+    """--trace FILE.json writes Chrome trace-event JSON (Perfetto,
+    chrome://tracing): it loads as JSON; one named process per run and one
+    named track per CPU ("CPU n (type)"); every segment a complete event
+    with a thread name, its CPU's core type as category and colour, and
+    non-negative times; and the intervals are exactly the placement
+    records the CSV trace (schema trace/1) of the same command holds."""
+    import json
+    args = ["--machine", "small-hybrid", "--workload", "cpu", "--threads", "2,5", "--runs", "2", "--time", "1",
+            "--policy", "ule,hmp"]
+    csv_path, json_path = os.path.join(ctx.tmp, "t.csv"), os.path.join(ctx.tmp, "t.json")
+    schedsim(ctx, *args, "--trace", csv_path)
+    schedsim(ctx, *args, "--trace", json_path)
+    with open(csv_path) as f:
+        want = set()
+        for records in blocks(f.read(), "trace/1").values():
+            for policy, threads, run, thread, cpu, core, start, end in records[1:]:
+                want.add(("%s, %s threads, run %s" % (policy, threads, run), int(thread), int(cpu), core,
+                          int(start), int(end)))
+    with open(json_path) as f:
+        doc = json.load(f)
+    assert doc["displayTimeUnit"] == "ns", doc.keys()
+    procs, tracks, got = {}, {}, set()
+    for e in doc["traceEvents"]:
+        if e["ph"] == "M" and e["name"] == "process_name":
+            assert e["pid"] not in procs, e
+            procs[e["pid"]] = e["args"]["name"]
+        elif e["ph"] == "M" and e["name"] == "thread_name":
+            tracks[(e["pid"], e["tid"])] = e["args"]["name"]
+    for e in doc["traceEvents"]:
+        if e["ph"] != "X":
+            continue
+        assert set(e) >= {"name", "cat", "pid", "tid", "ts", "dur", "cname", "args"}, e
+        assert e["ts"] >= 0 and e["dur"] >= 0 and e["name"] == "thread %d" % e["args"]["thread"], e
+        assert tracks[(e["pid"], e["tid"])] == "CPU %d (%s)" % (e["tid"], e["cat"]), e
+        a = e["args"]
+        assert abs(e["ts"] * 1000 - a["start_ns"]) < 1 and abs(e["dur"] * 1000 - (a["end_ns"] - a["start_ns"])) < 1
+        got.add((procs[e["pid"]], a["thread"], e["tid"], e["cat"], a["start_ns"], a["end_ns"]))
+    assert len(procs) == 2 * 2 * 2 and len(tracks) == 4 * len(procs), (procs, len(tracks))
+    assert got == want and len(got) > 8, (len(got), len(want), sorted(want - got)[:5], sorted(got - want)[:5])
+    assert {e["cname"] for e in doc["traceEvents"] if e["ph"] == "X"} == {"thread_state_running", "rail_response"}
+
+
 def test_trace_timeline_plot(ctx):
     """--trace writes one trace/1 block per run; tools/bench-report.py
     turns each into a timeline PNG."""
