@@ -411,14 +411,20 @@ def test_docs_variables_tables_are_the_code_table(ctx):
 
 def test_list_is_the_variable_table(ctx):
     """schedsim --list names the kernel's bench policies (one table,
-    kernel/bench/bench_policy_table.c) plus oracle and random, and every
-    variable of kernel/sched/sched_vars.def but kern.sched.policy with its
-    range and default."""
+    kernel/bench/bench_policy_table.c), then every registered placement
+    policy no named one is called like (kernel/sched/sched_policy_list.def),
+    plus oracle and random, and every variable of
+    kernel/sched/sched_vars.def but kern.sched.policy with its range and
+    default."""
     listing = schedsim(ctx, "--list")
     pols = re.findall(r"^  (\S+) ", listing.split("policies (POLICY[:NAME=VALUE]...):\n")[1].split("options")[0], re.M)
     with open(os.path.join(ROOT, "kernel", "bench", "bench_policy_table.c")) as f:
-        named = re.findall(r'^\t\{ "([^"]+)", [01], "', f.read(), re.M)
-    assert len(named) >= 8 and pols == named + ["oracle", "random"], (named, pols)
+        named = re.findall(r'^\t\{ "([^"]+)", "[^"]+", "', f.read(), re.M)
+    with open(os.path.join(ROOT, "kernel", "sched", "sched_policy_list.def")) as f:
+        registered = re.findall(r"^SCHED_POLICY\((\w+)\)$", f.read(), re.M)
+    assert registered[:2] == ["ule", "hmp"] and len(registered) >= 6, registered
+    want = named + [r for r in registered if r not in named] + ["oracle", "random"]
+    assert len(named) >= 8 and pols == want, (named, pols)
     with open(os.path.join(ROOT, "kernel", "sched", "sched_vars.def")) as f:
         names = re.findall(r'^SCHED_VAR\(\w+, "([^"]+)"', f.read(), re.M)
     variables = listing.split("variables (")[1]
