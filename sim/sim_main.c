@@ -179,6 +179,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			char why[200];
 			if (sim_policy_parse(v, &check, why, sizeof(why)))
 				usage_exit(why);
+			if (check.kind != SIM_POL_SCHED)
+				usage_exit("--control: a placement policy (not oracle or random)");
 			o->control = v;
 		} else if (!strcmp(a, "--name"))
 			o->name = v;
@@ -440,6 +442,13 @@ static int properties_main(const struct options *o)
 	pr.control = o->control != NULL;
 	pr.control_name = o->control;
 	pr.candidate = o->policies_given ? o->policies : NULL;
+	if (pr.candidate) {
+		struct sim_policy check;
+		if (sim_policy_parse(pr.candidate, &check, err, sizeof(err)))
+			usage_exit(err);
+		if (check.kind != SIM_POL_SCHED)
+			usage_exit("--policy with --properties: one placement policy (not oracle or random)");
+	}
 	pr.base = (struct sim_config){ .settings = o->settings, .nsettings = o->nsettings,
 				       .duration_ns = (o->duration_given ? o->duration_ms : 3600000) * 1000000ull,
 				       .hz = (int)o->hz, .ipi_ns = o->ipi_ns, .resume_ns = o->resume_ns,
