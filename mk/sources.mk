@@ -59,7 +59,8 @@ TOPO_SRCS       := kernel/sched/topo_build.c kernel/sched/topo_kind.c kernel/sch
                    kernel/sched/topo_freebsd_probe.c
 TOPO_PRINT_SRCS := kernel/sched/topo_print.c kernel/sched/topo_spec.c
 SCHED_SRCS      := $(sort $(wildcard kernel/sched/ule_*.c)) kernel/sched/hmp.c kernel/sched/hmp_search.c \
-                   kernel/sched/sched_vars.c kernel/sched/topo_build.c
+                   kernel/sched/hmp_report_search.c kernel/sched/sched_policy.c \
+                   $(sort $(wildcard kernel/sched/policy_*.c)) kernel/sched/sched_vars.c kernel/sched/topo_build.c
 HMP_DESCRIBE_SRCS := kernel/sched/hmp_describe.c
 
 # the emulated machines (kernel/emul/): reading a description (what

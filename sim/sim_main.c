@@ -13,10 +13,10 @@
  *            [--OPTION VALUE]...
  *   schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]...
- *            [--control ule|hmp] [--workload LIST] [--OPTION VALUE]...
+ *            [--control POLICY] [--workload LIST] [--OPTION VALUE]...
  *   schedsim --gen SEED
  *   schedsim --list
- *   schedsim --vars-markdown ule|hmp|policies
+ *   schedsim --vars-markdown ule|hmp|peers|policies
  *
  * --OPTION VALUE are the workload's own options, as `bench` takes them
  * (`--time 10`, `--max-prime 10000`), checked by kernel/bench's rules;
@@ -57,11 +57,11 @@ static void usage(FILE *f)
 			"                [--name NAME] [--trace FILE] [--compare TABLE] [--cost] [--flat]\n"
 			"                [--topology mosaic|freebsd] [--hmp-scramble SEED] [--OPTION VALUE]...\n"
 			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
-			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--control ule|hmp]\n"
+			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--control POLICY]\n"
 			"                [--workload LIST] [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
 			"       schedsim --list\n"
-			"       schedsim --vars-markdown ule|hmp|policies\n"
+			"       schedsim --vars-markdown ule|hmp|peers|policies\n"
 			"docs/sim.md explains every option.\n");
 }
 
@@ -88,7 +88,7 @@ struct options {
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns, spawn_ns;
 	uint64_t gen, properties;    /* --gen SEED, --properties N */
 	int cost, flat;
-	int control;                 /* --control ule|hmp (with --properties): 1, 2; else 0 */
+	const char *control;         /* --control POLICY (with --properties), or NULL */
 	int topology;                /* enum topo_kind: --topology */
 	int duration_given, runs_given, gen_given, threads_given, policies_given;
 	int hmp_scramble;            /* --hmp-scramble SEED */
@@ -147,7 +147,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 			list_exit();
 		if (!strcmp(a, "--vars-markdown")) {
 			if (!v || sim_vars_markdown(stdout, v))
-				usage_exit("--vars-markdown: give ule, hmp or policies");
+				usage_exit("--vars-markdown: give ule, hmp, peers or policies");
 			exit(0);
 		}
 		if (!strcmp(a, "--cost")) {
@@ -185,9 +185,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->policies_given = 1;
 		}
 		else if (!strcmp(a, "--control")) {
-			if (strcmp(v, "ule") && strcmp(v, "hmp"))
-				usage_exit("--control: ule or hmp");
-			o->control = !strcmp(v, "ule") ? 1 : 2;
+			struct sim_policy check;
+			char why[200];
+			if (sim_policy_parse(v, &check, why, sizeof(why)))
+				usage_exit(why);
+			if (check.kind != SIM_POL_SCHED)
+				usage_exit("--control: a placement policy (not oracle or random)");
+			o->control = v;
 		} else if (!strcmp(a, "--name"))
 			o->name = v;
 		else if (!strcmp(a, "--trace"))
@@ -395,9 +399,9 @@ static int properties_main(const struct options *o)
 	char err[200];
 	if (o->machine)
 		usage_exit("--properties: generated machines (no --machine)");
-	if (o->policies_given || o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble ||
+	if (o->trace || o->compare || o->name || o->cost || o->flat || o->hmp_scramble ||
 	    o->topology != TOPO_MOSAIC)
-		usage_exit("--properties: its own policies and report (no --policy, --trace, --compare, --name, "
+		usage_exit("--properties: its own policies and report (no --trace, --compare, --name, "
 			   "--cost, --flat, --topology, --hmp-scramble)");
 	if (o->runs_given && o->runs > SIM_PROPS_MAX_RUNS) {
 		snprintf(err, sizeof(err), "--runs with --properties: at most %d", SIM_PROPS_MAX_RUNS);
@@ -445,8 +449,16 @@ static int properties_main(const struct options *o)
 	pr.ncounts = sw.ncols;
 	memcpy(pr.counts, sw.threads, sizeof(pr.counts));
 	pr.args = args + (n ? 1 : 0);
-	pr.control = o->control != 0;
-	pr.control_policy = o->control - 1;
+	pr.control = o->control != NULL;
+	pr.control_name = o->control;
+	pr.candidate = o->policies_given ? o->policies : NULL;
+	if (pr.candidate) {
+		struct sim_policy check;
+		if (sim_policy_parse(pr.candidate, &check, err, sizeof(err)))
+			usage_exit(err);
+		if (check.kind != SIM_POL_SCHED)
+			usage_exit("--policy with --properties: one placement policy (not oracle or random)");
+	}
 	pr.base = (struct sim_config){ .settings = o->settings, .nsettings = o->nsettings,
 				       .duration_ns = (o->duration_given ? o->duration_ms : 3600000) * 1000000ull,
 				       .hz = (int)o->hz, .ipi_ns = o->ipi_ns, .resume_ns = o->resume_ns,
@@ -521,6 +533,10 @@ int main(int argc, char **argv)
 		       (unsigned long long)o.scramble_seed);
 	sw.seed = o.seed;
 	sw.trace = trace;
+	size_t tlen = o.trace ? strlen(o.trace) : 0;
+	sw.trace_json = tlen > 5 && !strcmp(o.trace + tlen - 5, ".json");
+	if (sw.trace_json)
+		sim_trace_json_begin(trace);
 	int nwords = 0;
 	char **words = bw ? bench_words(&o, &sw, &nwords) : NULL;
 	if (bw && !words)
@@ -537,6 +553,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (o.cost)
 		sim_report_cost(&sw);
+	if (trace && sw.trace_json)
+		sim_trace_json_end(trace);
 	if (trace && fclose(trace)) {
 		fprintf(stderr, "schedsim: %s: write error\n", o.trace);
 		return 1;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <lib/parse.h>
 #include <sched/ule.h>
+#include <sched/sched_policy.h>
 #include <sim/sim.h>
 #include <sim/sim_policy.h>
 #include <sched/sched_vars.h>
@@ -90,7 +91,7 @@ static void var_default(const struct sched_var *v, char *buf, size_t len)
 /* 1 if v is a policy option (SHORT=VALUE in a policy spec). */
 static int is_option(const struct sched_var *v)
 {
-	return v->group == SV_HMP || v->group == SV_COUNT || v->group == SV_PLACE;
+	return v->group == SV_HMP || v->group == SV_COUNT || v->group == SV_PLACE || v->group == SV_PEER;
 }
 
 /* See sim_policy.h. */
@@ -181,15 +182,20 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err, size_t l
 	}
 	memcpy(p->name, spec, n + 1);
 	size_t base_len = strcspn(spec, ":");
-	for (unsigned k = 0; k < bench_nnamed + NPINNED; k++) {
-		const char *name = k < bench_nnamed ? bench_named_policies[k].name : pinned[k - bench_nnamed].name;
+	unsigned nnamed = bench_policy_count();
+	for (unsigned k = 0; k < nnamed + NPINNED; k++) {
+		const struct bench_named_policy *b = k < nnamed ? bench_policy_at(k) : NULL;
+		const char *name = b ? b->name : pinned[k - nnamed].name;
 		if (strlen(name) != base_len || strncmp(spec, name, base_len))
 			continue;
-		if (k >= bench_nnamed) {
-			p->kind = pinned[k - bench_nnamed].kind;
+		if (!b) {
+			p->kind = pinned[k - nnamed].kind;
+			p->sched = SCHED_POLICY_ULE;
 		} else {
-			p->kind = bench_named_policies[k].hmp ? SIM_POL_HMP : SIM_POL_ULE;
-			if (policy_options(spec, bench_named_policies[k].opts, p, err, len))
+			const struct sched_policy *base = sched_policy_find(b->base);
+			p->kind = SIM_POL_SCHED;
+			p->sched = base ? sched_policy_index(base) : SCHED_POLICY_ULE;
+			if (policy_options(spec, b->opts, p, err, len))
 				return -1;
 		}
 		return policy_options(spec, spec + base_len, p, err, len);
@@ -202,7 +208,7 @@ int sim_policy_parse(const char *spec, struct sim_policy *p, char *err, size_t l
 /* See sim_policy.h. */
 void sim_policy_apply(const struct sim_policy *p)
 {
-	sched_policy = p->kind == SIM_POL_HMP ? SCHED_POLICY_HMP : SCHED_POLICY_ULE;
+	sched_policy = p->sched;
 	for (int i = 0; i < p->nopts; i++)
 		sim_setting_apply(&p->opt[i]);
 }
@@ -280,9 +286,9 @@ const struct cpuset *sim_policy_pin(const struct sim_policy *p, int k, struct cp
 void sim_policy_list(FILE *f)
 {
 	fprintf(f, "policies (POLICY[:NAME=VALUE]...):\n");
-	for (unsigned i = 0; i < bench_nnamed; i++) {
-		const struct bench_named_policy *b = &bench_named_policies[i];
-		fprintf(f, "  %-16s %s%s%s\n", b->name, b->hmp ? "hmp" : "ule", b->opts[0] ? ":" : "", b->opts);
+	for (unsigned i = 0; i < bench_policy_count(); i++) {
+		const struct bench_named_policy *b = bench_policy_at(i);
+		fprintf(f, "  %-16s %s%s%s\n", b->name, b->base, b->opts[0] ? ":" : "", b->opts);
 	}
 	for (unsigned i = 0; i < NPINNED; i++)
 		fprintf(f, "  %-16s %s (simulator only)\n", pinned[i].name, pinned[i].name);
@@ -306,24 +312,24 @@ void sim_policy_list(FILE *f)
 /* See sim_policy.h. */
 int sim_vars_markdown(FILE *f, const char *which)
 {
-	int hmp = !strcmp(which, "hmp");
+	int hmp = !strcmp(which, "hmp"), peers = !strcmp(which, "peers");
 	if (!strcmp(which, "policies")) {
 		fprintf(f, "| policy | base | options (beyond the defaults) | what |\n| --- | --- | --- | --- |\n");
-		for (unsigned i = 0; i < bench_nnamed; i++) {
-			const struct bench_named_policy *b = &bench_named_policies[i];
-			fprintf(f, "| `%s` | %s | %s | %s |\n", b->name, b->hmp ? "hmp" : "ule",
+		for (unsigned i = 0; i < bench_policy_count(); i++) {
+			const struct bench_named_policy *b = bench_policy_at(i);
+			fprintf(f, "| `%s` | %s | %s | %s |\n", b->name, b->base,
 				b->opts[0] ? b->opts : "—", b->descr);
 		}
 		return 0;
 	}
-	if (!hmp && strcmp(which, "ule"))
+	if (!hmp && !peers && strcmp(which, "ule"))
 		return -1;
 	fprintf(f, "| variable | default | values | unit | counterpart | meaning |\n");
 	fprintf(f, "| --- | --- | --- | --- | --- | --- |\n");
 	for (unsigned i = 0; i < sched_nvars; i++) {
 		const struct sched_var *v = &sched_vars[i];
 		char range[64], def[64];
-		if ((v->group == SV_ULE) == hmp)
+		if (peers ? v->group != SV_PEER : (v->group == SV_ULE) == hmp || v->group == SV_PEER)
 			continue;
 		var_range(v, ", ", range, sizeof(range));
 		var_default(v, def, sizeof(def));

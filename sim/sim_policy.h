@@ -5,10 +5,12 @@
  *
  * A policy is a name and options, e.g. "hmp:steer=0:primary=performance".
  * The names are the kernel's `bench` policies (docs/bench.md, the same
- * named sets of kern.sched.* variables) and two that exist only here:
+ * named sets of kern.sched.* variables, and every registered placement
+ * policy under its own name) and two that exist only here:
  *   ule, hmp, hmp-no-d, hmp-no-upmigrate, hmp-report, hmp+class, primary-p,
- *   primary-e   as `bench policies` lists them (every run starts from the
- *               kernel's defaults, then the policy's settings)
+ *   primary-e, mic, linux, bpfland, fastest, ...   as `bench policies`
+ *               lists them (every run starts from the kernel's defaults,
+ *               then the policy's settings)
  *   oracle   the best static placement of a CPU-bound load: the k-th thread
  *            the workload spawns is pinned to the k-th CPU of the machine's
  *            order of marginal throughput (sim_oracle_order), modulo the CPUs
@@ -31,7 +33,9 @@
 #define SIM_POLICY_NAME_MAX 64   /* = BENCH_POLICY_MAX: it names a report column */
 #define SIM_POLICY_MAX_OPTS 16
 
-enum sim_policy_kind { SIM_POL_ULE, SIM_POL_HMP, SIM_POL_ORACLE, SIM_POL_RANDOM };
+/* SCHED: a registered placement policy (kernel/sched/sched_policy_list.def)
+ * with options; ORACLE, RANDOM: pinned, placed by ULE. */
+enum sim_policy_kind { SIM_POL_SCHED, SIM_POL_ORACLE, SIM_POL_RANDOM };
 
 struct sched_var;   /* one kern.sched.* variable (kernel/sched/sched_vars.h) */
 struct sim_setting {
@@ -42,6 +46,7 @@ struct sim_setting {
 struct sim_policy {
 	char name[SIM_POLICY_NAME_MAX + 1];   /* the spec as given */
 	int kind;                             /* enum sim_policy_kind */
+	int sched;                            /* kern.sched.policy's value (ULE's for pinned ones) */
 	int nopts;
 	struct sim_setting opt[SIM_POLICY_MAX_OPTS];
 };
@@ -72,10 +77,12 @@ const struct cpuset *sim_policy_pin(const struct sim_policy *p, int k, struct cp
 void sim_oracle_order(const struct machine *m, int *order);
 /* Prints the policies, their options and the variables (--list). */
 void sim_policy_list(FILE *f);
-/* --vars-markdown ule|hmp|policies: the variables table of docs/sched.md
- * (ule: the ULE core's tunables) or docs/hmp.md (hmp: kern.sched.policy,
- * the hmp switches, kern.sched.primary), from the variable table, or the
- * named policies' table of docs/bench.md; -1 for another word. */
+/* --vars-markdown ule|hmp|peers|policies: the variables table of
+ * docs/sched.md (ule: the ULE core's tunables), docs/hmp.md (hmp:
+ * kern.sched.policy, the hmp switches, kern.sched.primary) or
+ * docs/policies.md (peers: the peer policies' tunables), from the variable
+ * table, or the named policies' table of docs/bench.md; -1 for another
+ * word. */
 int sim_vars_markdown(FILE *f, const char *which);
 
 #endif

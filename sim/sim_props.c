@@ -19,7 +19,8 @@
  *   P4  ule with hmp's inputs scrambled gives the same value, engine
  *       events, cost counts and placement segments as ule, in the first
  *       run of every count of every workload.
- * With --control POLICY both sides of P1 are POLICY's, the second under
+ * --policy NAME puts any registered policy (or named bench policy) in
+ * hmp's place. With --control POLICY both sides of P1 are POLICY's, the second under
  * other seeds (the sweep seed plus 2^32), and only P1 is checked, on every
  * machine: the noise of the medians (docs/sim.md, "The runs").
  */
@@ -44,8 +45,10 @@ enum { P1, P2, P3, P4, NPROP };
 /* A machine's report: every workload's lines and its reproduce lines fit. */
 #define REPORT_BYTES (SIM_PROPS_NWL * (LINES_PER_WL * LINE_MAX_BYTES + 4096))
 
-static const char *const pol_name[NPOL] = { "ule", "hmp", "oracle" };
-static struct sim_policy pols[NPOL];
+/* The policies of a run: ule, the candidate (hmp unless --policy names
+ * another registered one) and the oracle; with --control, control_pol. */
+static const char *pol_name[NPOL] = { "ule", "hmp", "oracle" };
+static struct sim_policy pols[NPOL], control_pol;
 
 /* P1 of one workload over the run (points: machine and count pairs). */
 struct wl_tally {
@@ -295,7 +298,7 @@ static void check_p1(struct mstate *ms, int T, int n, int64_t ule2, int64_t hmp2
 	char a[40], b[40], c[24];
 	failed_at(ms, P1, T, point_failed);
 	wt->failed++;
-	const char *who = ms->pr->control ? "other seeds" : "hmp", *base = ms->pr->control ? "seeds" : "ule";
+	const char *who = ms->pr->control ? "other seeds" : pol_name[POL_HMP], *base = ms->pr->control ? "seeds" : "ule";
 	const char *unit = ms->bw->unit;
 	if (lower)
 		note(ms, "P1 at %d %s, %d runs: %s %s %s > %s %s %s / 0.%02d (%.2f %%, lower is better)\n", T,
@@ -323,7 +326,7 @@ static void run_point(struct mstate *ms, int T, int r, int oracle, int64_t (*v)[
 	cfg.threads = T;
 	cfg.seed = sim_run_seed(ms->seed, T, r);
 	cfg.watch = ms->w == 0 && !pr->control;
-	cfg.policy = &pols[pr->control ? pr->control_policy : POL_ULE];
+	cfg.policy = pr->control ? &control_pol : &pols[POL_ULE];
 	cfg.trace = !pr->control && r == 0;
 	int bad = run(ms, &cfg, r, &ule);
 	if (!ms->allowed_ns) {   /* the run's balance interval, its ticks in ns */
@@ -347,7 +350,7 @@ static void run_point(struct mstate *ms, int T, int r, int oracle, int64_t (*v)[
 	cfg.hmp_scramble = 0;
 	cfg.trace = 0;
 	for (int p = POL_HMP; p <= (oracle ? POL_ORACLE : POL_HMP); p++) {
-		cfg.policy = &pols[p == POL_HMP && pr->control ? pr->control_policy : p];
+		cfg.policy = p == POL_HMP && pr->control ? &control_pol : &pols[p];
 		if (pr->control)
 			cfg.seed = sim_run_seed(ms->seed + CONTROL_SEED_OFFSET, T, r);
 		run(ms, &cfg, r, &other);
@@ -404,7 +407,8 @@ static void check_count(struct mstate *ms, int T)
 		int64_t or2 = median_of(v, POL_ORACLE, n);
 		if (hmp2 * 100 < or2 * 97) {
 			failed_at(ms, P2, T, point_failed);
-			note(ms, "P2 at %d thread%s, %d runs: hmp %s < 0.97 x oracle %s (%.2f %%)\n", T, T == 1 ? "" : "s", n,
+			note(ms, "P2 at %d thread%s, %d runs: %s %s < 0.97 x oracle %s (%.2f %%)\n", T, T == 1 ? "" : "s", n,
+			     pol_name[POL_HMP],
 			     val(ms->bw, hmp2, a, sizeof(a)), val(ms->bw, or2, b, sizeof(b)),
 			     100.0 * (double)hmp2 / (double)or2);
 		}
@@ -439,15 +443,15 @@ static void reproduce(struct mstate *ms)
 		put(ms, "  %s: (%d more lines left out)\n", name, ms->lines_left_out);
 	put(ms, "  %s: reproduce its checks: schedsim --properties 1 --seed %llu --workload %s%s --threads %s --runs %d%s%s%s%s\n",
 	    name, s, name, opts, list, ms->runs_used, args[0] ? " " : "", args, pr->control ? " --control " : "",
-	    pr->control ? pol_name[pr->control_policy] : "");
+	    pr->control ? pr->control_name : "");
 	put(ms, "  %s: reproduce the runs:   schedsim --gen %llu > gen-%llu.machine; schedsim --machine gen-%llu.machine "
 	    "--workload %s%s --threads %s --runs %d%s%s", name, s, s, s, name, opts, list, ms->runs_used, args[0] ? " " : "",
 	    args);
 	if (pr->control)
-		put(ms, " --policy %s --seed %llu, and the same with --seed %llu\n", pol_name[pr->control_policy], s,
+		put(ms, " --policy %s --seed %llu, and the same with --seed %llu\n", pr->control_name, s,
 		    s + CONTROL_SEED_OFFSET);
 	else
-		put(ms, " --policy ule,hmp%s --seed %llu%s\n", ms->w == 0 && ms->f.bound ? ",oracle" : "", s,
+		put(ms, " --policy ule,%s%s --seed %llu%s\n", pol_name[POL_HMP], ms->w == 0 && ms->f.bound ? ",oracle" : "", s,
 		    ms->failed[ms->w][P3] ? " --trace trace.csv" : "");
 	if (ms->failed[ms->w][P4])
 		put(ms, "  %s: P4: the same with --policy ule --trace ule.csv, and with --policy ule --hmp-scramble %llu "
@@ -560,7 +564,7 @@ static void print_rules(const struct sim_props *pr)
 	       pr->args[0] ? ", " : "", pr->args, pr->control ? "; control run: P1 of the policy below against itself "
 	       "seeded as --seed SEED + 4294967296, on every machine" : "");
 	if (pr->control)
-		printf("schedsim: control policy %s\n", pol_name[pr->control_policy]);
+		printf("schedsim: control policy %s\n", pr->control_name);
 	for (int w = 0; w < SIM_PROPS_NWL; w++) {
 		const struct sim_props_wl *pw = &sim_props_wls[w];
 		const struct bench_wl *bw = bench_wl_find(pw->name);
@@ -592,6 +596,9 @@ static void print_rules(const struct sim_props *pr)
 		printf("\n");
 	if (pr->control)
 		return;
+	if (strcmp(pol_name[POL_HMP], "hmp"))
+		printf("schedsim: the candidate policy is %s: 'hmp' below means %s\n", pol_name[POL_HMP],
+		       pol_name[POL_HMP]);
 	printf("schedsim: P1 median(hmp) >= the workload's share of median(ule), on machines whose HFI table describes "
 	       "their speeds (hmp decides by the table, the work clock by the speeds): perf / speed within 1.25 x for "
 	       "all CPUs with rows above perf 0 from boot, no power budget below every core of a package busy; "
@@ -648,7 +655,7 @@ static void print_wl_summary(const struct sim_props *pr, const struct tally *t, 
 		qsort(idx, wt->nratio, sizeof(*idx), by_ratio);
 		size_t lo = idx[0];
 		printf("; %s / %s lowest %s (machine %llu, %d %s), 1st percentile %s, median %s",
-		       pr->control ? "other seeds" : "hmp", pr->control ? "seeds" : "ule", pct(wt->ratio[lo], a, sizeof(a)),
+		       pr->control ? "other seeds" : pol_name[POL_HMP], pr->control ? "seeds" : "ule", pct(wt->ratio[lo], a, sizeof(a)),
 		       (unsigned long long)wt->ratio_seed[lo], wt->ratio_count[lo], noun(bw, wt->ratio_count[lo], d, sizeof(d)),
 		       pct(wt->ratio[idx[wt->nratio / 100]], b, sizeof(b)), pct(wt->ratio[idx[wt->nratio / 2]], c, sizeof(c)));
 		free(idx);
@@ -707,9 +714,12 @@ int sim_props_run(const struct sim_props *pr)
 	char err[200];
 	for (int w = 0; w < SIM_PROPS_NWL; w++)
 		t.wl[w].info_worst = t.wl[w].one_type_lowest = -1;
+	pol_name[POL_HMP] = pr->candidate ? pr->candidate : "hmp";
 	for (int p = 0; p < NPOL; p++)
 		if (sim_policy_parse(pol_name[p], &pols[p], err, sizeof(err)))
 			sim_fatal("%s", err);
+	if (pr->control && sim_policy_parse(pr->control_name, &control_pol, err, sizeof(err)))
+		sim_fatal("%s", err);
 	print_rules(pr);
 	double t0 = sim_host_seconds();
 	for (uint64_t i = 0; i < pr->count; i++)

@@ -30,7 +30,8 @@ struct sim_props {
 	const uint64_t *only_opt;     /* its options (the plan's, then the command line's) */
 	int only_len_given;           /* the command line set its run length itself */
 	int control;                  /* --control POLICY: P1 of POLICY against itself under other seeds */
-	int control_policy;           /* its index: 0 ule, 1 hmp */
+	const char *control_name;     /* its spec (any policy sim_policy_parse() takes) */
+	const char *candidate;        /* --policy: the policy in hmp's place (NULL: hmp) */
 	struct sim_config base;       /* hz, latencies, --sysctl, the stop (no workload, no options) */
 	const char *args;             /* the options that reproduce base on a command line */
 };

@@ -34,6 +34,8 @@ struct sim_sweep {
 	struct sim_config base;      /* every run's configuration but policy, threads and seed */
 	uint64_t seed;               /* --seed: each run's seed comes from it */
 	FILE *trace;                 /* --trace, or NULL */
+	int trace_json;              /* --trace names a .json file: trace-event JSON, not CSV */
+	int trace_runs;              /* runs written to it so far */
 	uint64_t events;             /* engine events of all runs */
 };
 
@@ -73,6 +75,12 @@ void sim_report_summary(const struct sim_sweep *sw);
 int sim_report_compare(const struct sim_sweep *sw, const char *table);
 /* Work per sched_pickcpu() and per balancer pass (--cost). */
 void sim_report_cost(const struct sim_sweep *sw);
+/* --trace FILE.json (sim_trace_json.c): the opening of the trace-event
+ * JSON, one run's segments (first: the first run written), the closing. */
+void sim_trace_json_begin(FILE *f);
+void sim_trace_json_run(FILE *f, const struct sim_sweep *sw, int p, int c, int r, const struct sim_result *res,
+			int first);
+void sim_trace_json_end(FILE *f);
 /* One run's placement segments as a CSV block of schema trace/1 in f. */
 void sim_trace_write(FILE *f, const struct sim_sweep *sw, int p, int c, int r, const struct sim_result *res);
 

@@ -41,7 +41,9 @@ int sim_sweep_one(struct sim_sweep *sw, int p, int c, int r)
 			to[i] += from[i];
 	}
 	sw->events += res.events;
-	if (sw->trace)
+	if (sw->trace && sw->trace_json)
+		sim_trace_json_run(sw->trace, sw, p, c, r, &res, sw->trace_runs++ == 0);
+	else if (sw->trace)
 		sim_trace_write(sw->trace, sw, p, c, r, &res);
 	free(res.seg);
 	return rc;

@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The variables tables of docs/sched.md (ULE's tunables) and docs/hmp.md
-(kern.sched.policy, the hmp switches, kern.sched.primary) are generated
+(kern.sched.policy, the hmp switches, kern.sched.primary) and
+docs/policies.md (the peer policies' tunables) are generated
 from the scheduler's variable table, kernel/sched/sched_vars.def, and the
 named policies' table of docs/bench.md from kernel/bench/
-bench_policy_table.c, by `schedsim --vars-markdown ule|hmp|policies`. Each
+bench_policy_table.c, by `schedsim --vars-markdown ule|hmp|policies|peers`. Each
 sits between the lines
 
-    <!-- sched_vars ule: ... -->        (or hmp, policies)
+    <!-- sched_vars ule: ... -->        (or hmp, policies, peers)
     <!-- end sched_vars -->
 
   tools/sched-vars-docs.py [--build DIR]          rewrites the tables
@@ -22,7 +23,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCS = (("docs/sched.md", "ule"), ("docs/hmp.md", "hmp"), ("docs/bench.md", "policies"))
+DOCS = (("docs/sched.md", "ule"), ("docs/hmp.md", "hmp"), ("docs/bench.md", "policies"),
+        ("docs/policies.md", "peers"))
 BLOCK = re.compile(r"(<!-- sched_vars (\w+):[^\n]*-->\n)(.*?)(<!-- end sched_vars -->)", re.S)
 
 

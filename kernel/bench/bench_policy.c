@@ -20,7 +20,7 @@
 #include <bench/bench_policy.h>
 #include <bench/bench_policy_table.h>
 
-#define BP_MAX      16    /* policies, built-in and defined */
+#define BP_MAX      24    /* policies, built-in and defined */
 #define BP_SETTINGS 32    /* sysctls of one policy */
 #define BP_VALUE_MAX 64   /* characters of a value, with the NUL */
 
@@ -79,8 +79,8 @@ static void bp_init(void)
 	char err[96], kv[SYSCTL_NAME_MAX + BP_VALUE_MAX];
 	if (bp_count)
 		return;
-	for (unsigned b = 0; b < bench_nnamed; b++) {
-		const struct bench_named_policy *named = &bench_named_policies[b];
+	for (unsigned b = 0; b < bench_policy_count() && bp_count < BP_MAX; b++) {
+		const struct bench_named_policy *named = bench_policy_at(b);
 		struct bp_policy *p = &bp[bp_count++];
 		memcpy(p->name, named->name, strlen(named->name) + 1);
 		p->descr = named->descr;

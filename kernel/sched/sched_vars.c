@@ -7,6 +7,7 @@
  */
 #include <sched/ule.h>
 #include <sched/sched_vars.h>
+#include <sched/sched_policy.h>
 
 #define SCHED_VAR(var, nm, grp, knd, dflt, lo, hi, wds, hzr, un, ref, d) int64_t var = (dflt);
 #include <sched/sched_vars.def>

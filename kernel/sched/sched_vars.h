@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum sched_var_group { SV_ULE, SV_POLICY, SV_HMP, SV_COUNT, SV_PLACE };
+enum sched_var_group { SV_ULE, SV_POLICY, SV_HMP, SV_COUNT, SV_PLACE, SV_PEER };
 enum sched_var_kind { SV_NUMBER, SV_WORDS, SV_WORDS_OR_CPUS };
 /* How a default follows the tick rate (FreeBSD's sched_initticks()). */
 enum sched_var_hz { SV_FIXED, SV_HZ_TENTH, SV_HZ_SPIN, SV_HZ_MILLI, SV_HZ };

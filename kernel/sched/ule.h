@@ -176,12 +176,15 @@ int sched_class_pri(int pri_class, int nice);
 #define HMP_METRIC_PERF 0
 #define HMP_METRIC_EE 1
 
-/* What one placement decision applies: kern.sched.policy and the
+/* What one placement decision applies: kern.sched.policy (pol) and the
  * kern.sched.hmp.* switches, read once at its start so that a decision is
- * never half ULE, half hmp while someone flips a sysctl. hmp is 0 with
- * policy ule, and also on a machine whose CPUs are all alike
- * (hmp_uniform()): there hmp decides exactly as ULE. */
+ * never half one policy, half another while someone flips a sysctl. hmp
+ * is 0 unless the policy uses the hmp switches; on a machine whose CPUs
+ * are all alike (hmp_uniform()) policy hmp is ULE's: there hmp decides
+ * exactly as ULE. */
+struct sched_policy;
 struct search_mode {
+	const struct sched_policy *pol;   /* the placement policy (sched_policy.h); NULL: ULE's */
 	uint8_t hmp;
 	uint8_t weight;          /* (a) per-CPU load weight from hmp */
 	uint8_t normalize;       /* (b) group totals compared per CPU */
@@ -373,6 +376,9 @@ struct cpu_search {
 			      * than this and that runs a hog (hmp_hog) counts as free (-1: none) */
 	int cs_hog;          /* hmp latency: the thread placed is a hog (or the balancer's load),
 			      * kept off the siblings of a CPU an interactive thread returns to */
+	int cs_place;        /* the search places a thread that is not running (sched_pick_search),
+			      * not balancing, stealing or a running thread's repick: for a
+			      * policy's cpu_bias */
 	const struct tdq *cs_leaving;   /* hmp best lowest: the CPU whose running thread is about to
 					 * sleep (a sync wake-up's waker, SPC_SYNC), counted without
 					 * it; NULL: none */
@@ -385,7 +391,8 @@ struct cpu_search_res {
 uint32_t sched_random(void);
 /* Least / most loaded acceptable CPU on the least / most loaded path under
  * cg into r; returns cg's total load. Totals are 64-bit: 256 per thread
- * summed over up to TOPO_MAXCPU CPUs of any load cannot overflow them. */
+ * summed over up to TOPO_MAXCPU CPUs of any load cannot overflow them.
+ * Both are the policy's search (sched_policy.h; ULE's by default). */
 int64_t cpu_search_lowest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
 int64_t cpu_search_highest(const struct cpu_group *cg, const struct cpu_search *s, struct cpu_search_res *r);
 int sched_lowest(const struct search_mode *mode, const struct cpu_group *cg, const struct cpuset *mask,
@@ -401,7 +408,7 @@ int64_t hmp_best_search_highest(const struct cpu_group *cg, const struct cpu_sea
 int sched_highest(const struct search_mode *mode, const struct cpu_group *cg,
 		  const struct cpuset *mask, int minload, int mintrans);
 /* The load one more thread would weigh on cpu under mode (SEARCH_LOAD_ONE,
- * or hmp's weight with (a)). */
+ * or hmp's weight with (a); hmp_report_search.c, hmp's thread_weight). */
 int64_t search_thread_weight(const struct search_mode *mode, int cpu);
 
 /* ---- synchronous wake-ups (ule_sync.c) ---- */

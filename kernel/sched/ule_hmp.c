@@ -11,12 +11,7 @@
  */
 #include <sched/ule.h>
 #include <sched/hmp.h>
-
-/* See sched.h. */
-const char *sched_policy_name(void)
-{
-	return __atomic_load_n(&sched_policy, __ATOMIC_RELAXED) == SCHED_POLICY_HMP ? "hmp" : "ule";
-}
+#include <sched/sched_policy.h>
 
 /* See ule.h. */
 int hmp_returning(int cpu, uint64_t now)
@@ -121,9 +116,13 @@ static uint8_t on(const int64_t *sw)
 /* See ule.h. */
 struct search_mode search_mode_now(void)
 {
-	struct search_mode m = { 0 };
-	if (__atomic_load_n(&sched_policy, __ATOMIC_RELAXED) != SCHED_POLICY_HMP || hmp_uniform())
+	struct search_mode m = { .pol = sched_policy_current() };
+	if (!m.pol->hmp_switches)
 		return m;
+	if (hmp_uniform()) {   /* every CPU alike: hmp decides as ULE */
+		m.pol = &sched_policy_ule;
+		return m;
+	}
 	m.hmp = 1;
 	m.weight = on(&hmp_sw_weight);
 	m.normalize = on(&hmp_sw_normalize);

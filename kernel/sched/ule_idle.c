@@ -6,7 +6,7 @@
  * one round of the idle loop (sched_idletd).
  */
 #include <sched/ule.h>
-#include <sched/hmp.h>
+#include <sched/sched_policy.h>
 
 /* Next group to search after cg found nothing: the sibling alone when
  * the parent has exactly two children (then skip a level), else the
@@ -41,6 +41,13 @@ static int victim_ok(int cpu)
 	return tdq_load_of(cpu) >= steal_thresh && sched_cpu_transferable(cpu) > 0;
 }
 
+/* Whether idle self may steal under the policy of mode (ULE: always). */
+static int may_steal(const struct search_mode *mode, int self)
+{
+	const struct sched_policy *p = mode->pol;
+	return !p || !p->may_steal || p->may_steal(mode, self);
+}
+
 /* See ule.h. FreeBSD: tdq_idled(). tdq is the calling CPU's, unlocked.
  * Searches its own leaf first, then widens group by group, re-checking
  * under both locks before it moves a thread. Returns 0 when it has work
@@ -51,8 +58,8 @@ int tdq_idled(struct tdq *tdq)
 	if (!__atomic_load_n(&sched_smp_started, __ATOMIC_ACQUIRE) || !steal_idle || !tdq->tdq_cg)
 		return 1;
 	struct search_mode mode = search_mode_now();
-	if (!hmp_may_steal(&mode, self))
-		return 1;   /* HFI perf 0: no work pulled here (but overflow) */
+	if (!may_steal(&mode, self))
+		return 1;   /* e.g. hmp on HFI perf 0: no work pulled here (but overflow) */
 	struct cpuset mask = others(self);
 restart:;
 	int switchcnt = tdq_switchcount(tdq), goup = 0;
@@ -107,7 +114,7 @@ void tdq_trysteal(struct tdq *tdq)
 	    !trysteal_limit || !tdq->tdq_cg)
 		return;
 	struct search_mode mode = search_mode_now();
-	if (!hmp_may_steal(&mode, self))
+	if (!may_steal(&mode, self))
 		return;
 	struct cpuset mask = others(self);
 	const struct cpu_group *cg = tdq->tdq_cg;
@@ -144,7 +151,9 @@ int sched_idle(int cpu)
 		if (tdq_idled(tdq) == 0)
 			return 1;
 	}
-	hmp_upmigrate_pull(cpu);
+	struct search_mode mode = search_mode_now();
+	if (mode.pol && mode.pol->idle)
+		mode.pol->idle(&mode, cpu);   /* e.g. hmp's up-migration pull */
 	if (tdq->tdq_cg && !(tdq->tdq_cg->cg_flags & CG_FLAG_THREAD) && switchcnt > sched_idlespinthresh)
 		for (int64_t i = 0; i < sched_idlespins; i++) {
 			if (tdq_load_of(cpu) > 0)

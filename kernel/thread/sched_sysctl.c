@@ -21,6 +21,7 @@
 #include <thread/thread.h>
 #include <sched/ule.h>
 #include <sched/sched_vars.h>
+#include <sched/sched_policy.h>
 
 /* Writes v's current word into buf. */
 static void words_get(const struct sched_var *v, char *buf, size_t len)

@@ -412,8 +412,8 @@ def test_every_bench_workload_runs(ctx):
 
 
 def test_docs_variables_tables_are_the_code_table(ctx):
-    """The variables tables of docs/sched.md and docs/hmp.md are what
-    kernel/sched/sched_vars.def says, and docs/bench.md's policies what
+    """The variables tables of docs/sched.md, docs/hmp.md and
+    docs/policies.md are what kernel/sched/sched_vars.def says, and docs/bench.md's policies what
     kernel/bench/bench_policy_table.c says (tools/sched-vars-docs.py
     --check); and
     the check fails, with a diff naming the row, on a doc whose table
@@ -423,7 +423,7 @@ def test_docs_variables_tables_are_the_code_table(ctx):
     assert p.returncode == 0, p.stderr[-3000:]
     root = os.path.join(ctx.tmp, "repo")
     os.makedirs(os.path.join(root, "docs"))
-    for doc in ("sched.md", "hmp.md", "bench.md"):
+    for doc in ("sched.md", "hmp.md", "bench.md", "policies.md"):
         with open(os.path.join(ROOT, "docs", doc)) as f:
             text = f.read()
         if doc == "sched.md":
@@ -441,14 +441,20 @@ def test_docs_variables_tables_are_the_code_table(ctx):
 
 def test_list_is_the_variable_table(ctx):
     """schedsim --list names the kernel's bench policies (one table,
-    kernel/bench/bench_policy_table.c) plus oracle and random, and every
-    variable of kernel/sched/sched_vars.def but kern.sched.policy with its
-    range and default."""
+    kernel/bench/bench_policy_table.c), then every registered placement
+    policy no named one is called like (kernel/sched/sched_policy_list.def),
+    plus oracle and random, and every variable of
+    kernel/sched/sched_vars.def but kern.sched.policy with its range and
+    default."""
     listing = schedsim(ctx, "--list")
     pols = re.findall(r"^  (\S+) ", listing.split("policies (POLICY[:NAME=VALUE]...):\n")[1].split("options")[0], re.M)
     with open(os.path.join(ROOT, "kernel", "bench", "bench_policy_table.c")) as f:
-        named = re.findall(r'^\t\{ "([^"]+)", [01], "', f.read(), re.M)
-    assert len(named) >= 8 and pols == named + ["oracle", "random"], (named, pols)
+        named = re.findall(r'^\t\{ "([^"]+)", "[^"]+", "', f.read(), re.M)
+    with open(os.path.join(ROOT, "kernel", "sched", "sched_policy_list.def")) as f:
+        registered = re.findall(r"^SCHED_POLICY\((\w+)\)$", f.read(), re.M)
+    assert registered[:2] == ["ule", "hmp"] and len(registered) >= 6, registered
+    want = named + [r for r in registered if r not in named] + ["oracle", "random"]
+    assert len(named) >= 8 and pols == want, (named, pols)
     with open(os.path.join(ROOT, "kernel", "sched", "sched_vars.def")) as f:
         names = re.findall(r'^SCHED_VAR\(\w+, "([^"]+)"', f.read(), re.M)
     variables = listing.split("variables (")[1]
@@ -458,6 +464,34 @@ def test_list_is_the_variable_table(ctx):
             assert re.search(r"^  %s +\S.*, default \S+" % re.escape(name), variables, re.M), name
     assert not re.search(r"^  kern.sched.policy ", variables, re.M)
     assert re.search(r"^  kern.sched.balance_interval +1..100000 ticks, default 100 \(hz\): ", variables, re.M)
+
+
+def test_peer_policies(ctx):
+    """Every registered placement policy runs in schedsim under its name
+    (docs/policies.md), as the property run's candidate (--policy) and
+    control (--control). On the i7-1370P model at 10 threads of cpu the
+    rules show: bpfland (the P-cores' siblings before any E-core) and the
+    example fastest (every P CPU first) fill four second SMT threads where
+    linux (whole idle cores first: the E-cores) takes four E-cores, worth
+    0.39 against 0.54 of a P thread each, so both fall behind linux."""
+    listed = schedsim(ctx, "--list")
+    for name in ("mic", "linux", "bpfland", "fastest"):
+        assert re.search(r"^  %s +%s$" % (name, name), listed, re.M), listed
+    out = schedsim(ctx, "--workload", "cpu", "--machine", "i7-1370p", "--threads", "10", "--runs", "1", "--time",
+                   "1", "--policy", "ule,mic,linux,bpfland,fastest")
+    s = {p: median(v) for (p, _t), v in samples(out).items()}
+    assert set(s) == {"ule", "mic", "linux", "bpfland", "fastest"}, s
+    assert s["fastest"] < s["linux"] * Decimal("0.97"), s
+    assert s["bpfland"] < s["linux"] * Decimal("0.97"), s
+    out = schedsim(ctx, "--properties", "1", "--seed", "3", "--workload", "cpu", "--runs", "2", "--policy",
+                   "fastest")
+    assert "the candidate policy is fastest" in out and re.search(r"; fastest \d+ points", out), out
+    p = subprocess.run([os.path.join(ctx.build, "schedsim"), "--properties", "1", "--seed", "3", "--workload",
+                        "cpu", "--runs", "2", "--control", "bpfland"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode in (0, 1) and "control policy bpfland" in p.stdout, (p.returncode, p.stderr[-2000:])
+    err = schedsim(ctx, "--properties", "1", "--control", "nosuch", rc=2)
+    assert "policy 'nosuch'" in err, err
 
 
 def test_refusals(ctx):
@@ -500,6 +534,49 @@ def test_refusals(ctx):
     err = schedsim(ctx, "--workload", "cpu", "--machine", "i7-1370p", "--time", "3", "--duration-ms", "1000",
                    "--threads", "2", "--runs", "1", rc=1)
     assert "cut short by --duration-ms" in err, err
+
+
+def test_trace_json(ctx):
+    """--trace FILE.json writes Chrome trace-event JSON (Perfetto,
+    chrome://tracing): it loads as JSON; one named process per run and one
+    named track per CPU ("CPU n (type)"); every segment a complete event
+    with a thread name, its CPU's core type as category and colour, and
+    non-negative times; and the intervals are exactly the placement
+    records the CSV trace (schema trace/1) of the same command holds."""
+    import json
+    args = ["--machine", "small-hybrid", "--workload", "cpu", "--threads", "2,5", "--runs", "2", "--time", "1",
+            "--policy", "ule,hmp"]
+    csv_path, json_path = os.path.join(ctx.tmp, "t.csv"), os.path.join(ctx.tmp, "t.json")
+    schedsim(ctx, *args, "--trace", csv_path)
+    schedsim(ctx, *args, "--trace", json_path)
+    with open(csv_path) as f:
+        want = set()
+        for records in blocks(f.read(), "trace/1").values():
+            for policy, threads, run, thread, cpu, core, start, end in records[1:]:
+                want.add(("%s, %s threads, run %s" % (policy, threads, run), int(thread), int(cpu), core,
+                          int(start), int(end)))
+    with open(json_path) as f:
+        doc = json.load(f)
+    assert doc["displayTimeUnit"] == "ns", doc.keys()
+    procs, tracks, got = {}, {}, set()
+    for e in doc["traceEvents"]:
+        if e["ph"] == "M" and e["name"] == "process_name":
+            assert e["pid"] not in procs, e
+            procs[e["pid"]] = e["args"]["name"]
+        elif e["ph"] == "M" and e["name"] == "thread_name":
+            tracks[(e["pid"], e["tid"])] = e["args"]["name"]
+    for e in doc["traceEvents"]:
+        if e["ph"] != "X":
+            continue
+        assert set(e) >= {"name", "cat", "pid", "tid", "ts", "dur", "cname", "args"}, e
+        assert e["ts"] >= 0 and e["dur"] >= 0 and e["name"] == "thread %d" % e["args"]["thread"], e
+        assert tracks[(e["pid"], e["tid"])] == "CPU %d (%s)" % (e["tid"], e["cat"]), e
+        a = e["args"]
+        assert abs(e["ts"] * 1000 - a["start_ns"]) < 1 and abs(e["dur"] * 1000 - (a["end_ns"] - a["start_ns"])) < 1
+        got.add((procs[e["pid"]], a["thread"], e["tid"], e["cat"], a["start_ns"], a["end_ns"]))
+    assert len(procs) == 2 * 2 * 2 and len(tracks) == 4 * len(procs), (procs, len(tracks))
+    assert got == want and len(got) > 8, (len(got), len(want), sorted(want - got)[:5], sorted(got - want)[:5])
+    assert {e["cname"] for e in doc["traceEvents"] if e["ph"] == "X"} == {"thread_state_running", "rail_response"}
 
 
 def test_trace_timeline_plot(ctx):

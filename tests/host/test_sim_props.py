@@ -444,7 +444,10 @@ def test_gen_machine_file_runs(ctx):
     for args, msg in ((["--properties", 1, "--machine", "i7-1370p"], "--properties"),
                       (["--properties", 1, "--workload", "classmix"], "one of cpu, make"),
                       (["--properties", 1, "--time", 3], "needs --workload"),
-                      (["--properties", 1, "--control", "oracle"], "--control: ule or hmp"),
+                      (["--properties", 1, "--control", "oracle"], "--control: a placement policy"),
+                      (["--properties", 1, "--control", "nosuch"], "policy 'nosuch'"),
+                      (["--properties", 1, "--policy", "ule,hmp"], "policy 'ule,hmp'"),
+                      (["--properties", 1, "--policy", "random"], "one placement policy"),
                       (["--machine", "i7-1370p", "--workload", "cpu", "--control", "ule"], "only with --properties")):
         rc, _, err = schedsim(ctx, *args)
         assert rc == 2 and msg in err, (args, err)

@@ -5,7 +5,8 @@ passing, a value above 0 and every thread joined; the seed report's layout;
 a key stops a plan cleanly (partial tables, threads reaped, the next plan
 runs); bad input is refused with the usage and nothing runs; policies are
 listed, defined, refused when a sysctl is unknown, read-only or refuses the
-value, and a run's settings are put back. On the i7-1370P model: four
+value, and a run's settings are put back; the peer policies run by name.
+On the i7-1370P model: four
 sysbench threads do more under hmp than under ule, on P-cores."""
 import os
 import re
@@ -14,7 +15,7 @@ import time
 from qemu import ROOT, TestFailure
 
 # Run time on an idle 2-core host: the runner starts the longest modules first.
-EXPECTED_S = 85
+EXPECTED_S = 95
 
 SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
 I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")
@@ -168,6 +169,25 @@ def test_bench_policies(ctx, m):
           out[-3000:])
     now = m.command("sysctl kern.sched.policy kern.sched.hmp.steer")
     check("kern.sched.policy: ule" in now and "kern.sched.hmp.steer: 1" in now, "settings leaked: " + now)
+
+
+def test_bench_peers(ctx, m):
+    """The peer placement policies and the example (docs/policies.md) run
+    in bench by name, one short run each, alternating, every thread
+    joined; kern.sched.policy takes their names and sysinfo reports it."""
+    out = bench(m, "bench policies")
+    for name in ("mic", "linux", "bpfland", "fastest"):
+        check(re.search(r"^%s\s" % name, out, re.M), "bench policies: no %s:\n%s" % (name, out))
+    out = bench(m, "bench cpu --threads 2 --runs 1 --time 1 --policy mic,linux,bpfland,fastest")
+    got = runs(out)
+    check([p for p, *_ in got] == ["mic", "linux", "bpfland", "fastest"] and all(v > 0 for _, _, v, _ in got),
+          "one run per peer with a value > 0 expected:\n" + out[-3000:])
+    reaped(out)
+    out = m.command("sysctl kern.sched.policy=bpfland")
+    check(re.search(r"kern\.sched\.policy: \w+ -> bpfland", out), out)
+    check(re.search(r"policy:\s+bpfland", m.command("sysinfo")), "sysinfo does not name bpfland")
+    m.command("sysctl kern.sched.policy=hmp")
+    check("kern.sched.policy: hmp" in m.command("sysctl kern.sched.policy"), "policy not put back")
 
 
 def test_bench_i7_hmp_beats_ule(ctx):

@@ -17,6 +17,7 @@
 #include <sched/ule.h>
 #include <sched/sched_vars.h>
 #include <bench/bench_policy_table.h>
+#include <sched/sched_policy.h>
 
 /* Names are unique, under kern.sched., and their short names are unique
  * among the policy options. */
@@ -114,10 +115,14 @@ static void test_named_policies(void **state)
 {
 	(void)state;
 	assert_true(bench_nnamed >= 8);
-	for (unsigned i = 0; i < bench_nnamed; i++) {
-		const struct bench_named_policy *p = &bench_named_policies[i];
+	assert_int_equal(bench_policy_count(), bench_nnamed + sched_npolicies - 2);   /* all but ule, hmp */
+	assert_null(bench_policy_at(bench_policy_count()));
+	for (unsigned i = 0; i < bench_policy_count(); i++) {
+		const struct bench_named_policy *p = bench_policy_at(i);
+		const struct sched_policy *base = sched_policy_find(p->base);
+		assert_non_null(base);
 		for (unsigned j = 0; j < i; j++)
-			assert_string_not_equal(p->name, bench_named_policies[j].name);
+			assert_string_not_equal(p->name, bench_policy_at(j)->name);
 		char opts[128];
 		snprintf(opts, sizeof(opts), "%s", p->opts);
 		for (char *save, *o = strtok_r(opts, ":", &save); o; o = strtok_r(NULL, ":", &save)) {
@@ -142,7 +147,7 @@ static void test_named_policies(void **state)
 			const struct sched_var *v = &sched_vars[k];
 			char buf[64];
 			int pinned = bench_named_value(p, v, buf, sizeof(buf));
-			int want = v->group == SV_POLICY || v->group == SV_PLACE || (v->group == SV_HMP && p->hmp);
+			int want = v->group == SV_POLICY || v->group == SV_PLACE || (v->group == SV_HMP && base->hmp_switches);
 			assert_int_equal(pinned, want);
 			if (pinned)
 				assert_int_equal(v->hz, SV_FIXED);

@@ -127,7 +127,8 @@ static void test_named(void **state)
 	(void)state;
 	struct sim_policy p;
 	assert_int_equal(sim_policy_parse("hmp-report:metric=ee", &p, err, sizeof(err)), 0);
-	assert_int_equal(p.kind, SIM_POL_HMP);
+	assert_int_equal(p.kind, SIM_POL_SCHED);
+	assert_int_equal(p.sched, SCHED_POLICY_HMP);
 	assert_string_equal(p.name, "hmp-report:metric=ee");
 	assert_int_equal(p.nopts, 6);
 	sim_tunables_save();
@@ -141,7 +142,8 @@ static void test_named(void **state)
 	assert_int_equal(hmp_sw_steer, 1);
 	sim_tunables_restore();
 	assert_int_equal(sim_policy_parse("primary-e", &p, err, sizeof(err)), 0);
-	assert_int_equal(p.kind, SIM_POL_ULE);
+	assert_int_equal(p.kind, SIM_POL_SCHED);
+	assert_int_equal(p.sched, SCHED_POLICY_ULE);
 	sim_policy_apply(&p);
 	assert_int_equal(sched_primary_kind, 2);
 	assert_int_equal(sched_policy, SCHED_POLICY_ULE);
