@@ -425,24 +425,17 @@ static void check_workload(struct mstate *ms, int w)
 		reproduce(ms);
 }
 
-/* Appends the FAIL line naming what failed on the machine to buf (size
- * len, n used); returns the new length. */
-static size_t fail_line(const struct mstate *ms, char *buf, size_t len, size_t n)
+/* Appends printf-formatted text to out (len bytes, *n of them used, *n <
+ * len), as much of it as fits. */
+static void out_add(char *out, size_t len, size_t *n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void out_add(char *out, size_t len, size_t *n, const char *fmt, ...)
 {
-	n += (size_t)snprintf(buf + n, len - n, "FAIL machine %llu (%s, %u CPUs):", (unsigned long long)ms->seed,
-			      ms->sm->m.model, ms->sm->m.cpu_count);
-	for (int w = 0, first = 1; w < SIM_PROPS_NWL && n < len; w++) {
-		if (!ms->failed[w][P1] && !ms->failed[w][P2] && !ms->failed[w][P3] && !ms->failed[w][P4] && !ms->nosample[w])
-			continue;
-		n += (size_t)snprintf(buf + n, len - n, "%s %s", first ? "" : ";", sim_props_wls[w].name);
-		for (int p = 0; p < NPROP && n < len; p++)
-			if (ms->failed[w][p])
-				n += (size_t)snprintf(buf + n, len - n, " P%d", p + 1);
-		if (ms->nosample[w] && n < len)
-			n += (size_t)snprintf(buf + n, len - n, " no sample");
-		first = 0;
-	}
-	return n < len ? n + (size_t)snprintf(buf + n, len - n, "\n") : n;
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(out + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n += (size_t)k < len - *n ? (size_t)k : len - *n - 1;
 }
 
 /* Runs and checks machine seed: its record in ms->rec and ms->p1, its
@@ -486,13 +479,22 @@ static void check_machine(const struct sim_props *pr, struct mstate *ms, uint64_
 	*nout = 0;
 	if (!ms->any && !nosample)
 		return;
-	size_t n = fail_line(ms, out, len, 0);
-	size_t k = ms->n < len - n ? ms->n : len - n;
-	memcpy(out + n, ms->text, k);
-	n += k;
-	n += (size_t)snprintf(out + n, len - n, "--- machine seed %llu ---\n%s--- end ---\n\n", (unsigned long long)seed,
-			      text);
-	*nout = n < len ? n : len - 1;
+	size_t n = 0;
+	out_add(out, len, &n, "FAIL machine %llu (%s, %u CPUs):", (unsigned long long)seed, sm.m.model, sm.m.cpu_count);
+	for (int w = 0, first = 1; w < SIM_PROPS_NWL; w++) {
+		if (!ms->failed[w][P1] && !ms->failed[w][P2] && !ms->failed[w][P3] && !ms->failed[w][P4] && !ms->nosample[w])
+			continue;
+		out_add(out, len, &n, "%s %s", first ? "" : ";", sim_props_wls[w].name);
+		for (int p = 0; p < NPROP; p++)
+			if (ms->failed[w][p])
+				out_add(out, len, &n, " P%d", p + 1);
+		if (ms->nosample[w])
+			out_add(out, len, &n, " no sample");
+		first = 0;
+	}
+	out_add(out, len, &n, "\n%.*s--- machine seed %llu ---\n%s--- end ---\n\n", (int)ms->n, ms->text,
+		(unsigned long long)seed, text);
+	*nout = n;
 }
 
 /* sim_jobs_make for the property run: checks machine first + i; its
