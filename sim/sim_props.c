@@ -25,7 +25,7 @@
  * machine: the noise of the medians (docs/sim.md, "The runs").
  * A machine's checks give a record (its counts, its P1 points in order,
  * its report) that the run adds to its totals in machine order, so
- * --jobs checks machines in several processes (sim_jobs.c) and prints
+ * --procs checks machines in several processes (sim_procs.c) and prints
  * the same bytes.
  */
 #include <stdarg.h>
@@ -37,7 +37,7 @@
 #include <sched/ule.h>
 #include <sim/sim_clock.h>
 #include <sim/sim_gen.h>
-#include <sim/sim_jobs.h>
+#include <sim/sim_procs.h>
 #include <sim/sim_policy.h>
 #include <sim/sim_props.h>
 #include <sim/sim_props_tally.h>
@@ -497,7 +497,7 @@ static void check_machine(const struct sim_props *pr, struct mstate *ms, uint64_
 	*nout = n;
 }
 
-/* sim_jobs_make for the property run: checks machine first + i; its
+/* sim_procs_make for the property run: checks machine first + i; its
  * record, P1 points and report as bytes. */
 static size_t machine_make(uint64_t i, void *ctx, const void **bytes)
 {
@@ -517,7 +517,7 @@ static size_t machine_make(uint64_t i, void *ctx, const void **bytes)
 
 static struct props_tally run_tally;   /* the run's, in machine_take's order */
 
-/* sim_jobs_take for the property run: machine first + i's bytes (from
+/* sim_procs_take for the property run: machine first + i's bytes (from
  * machine_make) added to the run's figures, its report printed. */
 static void machine_take(uint64_t i, const void *bytes, size_t n, void *ctx)
 {
@@ -551,7 +551,7 @@ int sim_props_run(const struct sim_props *pr)
 		sim_fatal("%s", err);
 	sim_props_print_rules(pr);
 	double t0 = sim_host_seconds();
-	sim_jobs_run(pr->count, pr->jobs, machine_make, machine_take, (void *)pr);
+	sim_procs_run(pr->count, pr->procs, machine_make, machine_take, (void *)pr);
 	sim_props_print_summary(pr, t);
 	fprintf(stderr, "schedsim: properties: %llu machines, %llu runs, %llu events in %.2f s\n",
 		(unsigned long long)pr->count, (unsigned long long)t->s.runs, (unsigned long long)t->s.events,

@@ -175,19 +175,19 @@ def test_same_command_same_output(ctx):
         assert "P4: checked" in a[1] and "P1 %s: checked" % wl in a[1]
 
 
-def test_jobs_same_report(ctx):
-    """--jobs N checks machines in N processes: the report is the same
+def test_procs_same_report(ctx):
+    """--procs N checks machines in N processes: the report is the same
     bytes as one process's (each failing machine's block in machine order,
     the summary's counts, lowest ratios and percentiles), and so is the
     exit status; the stderr line counts the same runs and events."""
     rc, out, err = p3_failing_run(ctx)
-    rc3, out3, err3 = schedsim(ctx, *P3_FAILING, "--jobs", 3)
+    rc3, out3, err3 = schedsim(ctx, *P3_FAILING, "--procs", 3)
     assert len(failing_blocks(out)) >= 3, out[-2000:]
     assert (rc3, out3) == (rc, out), (rc3, err3[-2000:], out3[-3000:])
     counts = re.compile(r"^schedsim: properties: .* events")
     assert counts.match(err3).group(0) == counts.match(err).group(0), (err, err3)
-    rc, _out, err = schedsim(ctx, "--machine", "small-hybrid", "--workload", "cpu", "--jobs", 2)
-    assert rc == 2 and "--jobs: only with --properties" in err, err
+    rc, _out, err = schedsim(ctx, "--machine", "small-hybrid", "--workload", "cpu", "--procs", 2)
+    assert rc == 2 and "--procs: only with --properties" in err, err
 
 
 def test_p3_sees_idle_cpus(ctx):

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sim_jobs.c — items computed in child processes, taken in order
- * (sim_jobs.h). The children share one counter (an anonymous shared
+ * sim_procs.c — items computed in child processes, taken in order
+ * (sim_procs.h). The children share one counter (an anonymous shared
  * mapping) from which each takes the next item, so a slow item holds up
  * no other; each sends (item, length, bytes) through its own pipe, and
  * the parent keeps what arrives early until the items before it are in.
@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <sim/sim.h>
-#include <sim/sim_jobs.h>
+#include <sim/sim_procs.h>
 
 #define ITEM_MAX_BYTES (64u << 20)   /* a sane bound on one item's result */
 
@@ -59,7 +59,7 @@ static int read_all(int fd, void *p, size_t n)
 }
 
 /* A child's life: the next item not yet taken, until none is left. */
-static void child(int fd, uint64_t *next, uint64_t count, sim_jobs_make make, void *ctx)
+static void child(int fd, uint64_t *next, uint64_t count, sim_procs_make make, void *ctx)
 {
 	for (;;) {
 		uint64_t i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
@@ -75,17 +75,17 @@ static void child(int fd, uint64_t *next, uint64_t count, sim_jobs_make make, vo
 
 /* Child `which` ended with status: every child still running (pid > 0)
  * is stopped, and the run. */
-static void stop_all(const pid_t *pid, int jobs, int which, int status)
+static void stop_all(const pid_t *pid, int procs, int which, int status)
 {
-	for (int k = 0; k < jobs; k++)
+	for (int k = 0; k < procs; k++)
 		if (pid[k] > 0)
 			kill(pid[k], SIGTERM);
-	for (int k = 0; k < jobs; k++)
+	for (int k = 0; k < procs; k++)
 		if (pid[k] > 0)
 			waitpid(pid[k], NULL, 0);
 	if (WIFEXITED(status))
-		sim_fatal("--jobs: process %d of %d stopped with status %d", which + 1, jobs, WEXITSTATUS(status));
-	sim_fatal("--jobs: process %d of %d stopped by signal %d", which + 1, jobs, WTERMSIG(status));
+		sim_fatal("--procs: process %d of %d stopped with status %d", which + 1, procs, WEXITSTATUS(status));
+	sim_fatal("--procs: process %d of %d stopped by signal %d", which + 1, procs, WTERMSIG(status));
 }
 
 /* Reads child k's next item into slot (items below taken are done); 0
@@ -97,21 +97,21 @@ static int receive(int fd, uint64_t count, uint64_t taken, struct item_head *slo
 	if (r == 0)
 		return 0;
 	if (r < 0 || h.i >= count || h.i < taken || slot[h.i] || h.n > ITEM_MAX_BYTES)
-		sim_fatal("--jobs: process %d sent a malformed item", k + 1);
+		sim_fatal("--procs: process %d sent a malformed item", k + 1);
 	void *p = malloc(h.n ? h.n : 1);
 	if (!p)
-		sim_fatal("--jobs: no memory for an item");
+		sim_fatal("--procs: no memory for an item");
 	if (read_all(fd, p, h.n) != 1 && h.n)
-		sim_fatal("--jobs: process %d sent an item cut short", k + 1);
+		sim_fatal("--procs: process %d sent an item cut short", k + 1);
 	slot[h.i] = p;
 	slot_head[h.i] = h;
 	return 1;
 }
 
-/* See sim_jobs.h. */
-void sim_jobs_run(uint64_t count, int jobs, sim_jobs_make make, sim_jobs_take take, void *ctx)
+/* See sim_procs.h. */
+void sim_procs_run(uint64_t count, int procs, sim_procs_make make, sim_procs_take take, void *ctx)
 {
-	if (jobs <= 1 || count <= 1) {
+	if (procs <= 1 || count <= 1) {
 		for (uint64_t i = 0; i < count; i++) {
 			const void *bytes;
 			size_t n = make(i, ctx, &bytes);
@@ -123,19 +123,19 @@ void sim_jobs_run(uint64_t count, int jobs, sim_jobs_make make, sim_jobs_take ta
 	void **slot = calloc(count, sizeof(*slot));
 	struct item_head *head = calloc(count, sizeof(*head));
 	if (next == MAP_FAILED || !slot || !head)
-		sim_fatal("--jobs: no memory for %llu items", (unsigned long long)count);
+		sim_fatal("--procs: no memory for %llu items", (unsigned long long)count);
 	*next = 0;
-	struct pollfd pfd[SIM_JOBS_MAX];
-	pid_t pid[SIM_JOBS_MAX];
+	struct pollfd pfd[SIM_PROCS_MAX];
+	pid_t pid[SIM_PROCS_MAX];
 	fflush(stdout);
 	fflush(stderr);
-	for (int k = 0; k < jobs; k++) {
+	for (int k = 0; k < procs; k++) {
 		int fds[2];
 		if (pipe(fds))
-			sim_fatal("--jobs: pipe: %s", strerror(errno));
+			sim_fatal("--procs: pipe: %s", strerror(errno));
 		pid[k] = fork();
 		if (pid[k] < 0)
-			sim_fatal("--jobs: fork: %s", strerror(errno));
+			sim_fatal("--procs: fork: %s", strerror(errno));
 		if (pid[k] == 0) {
 			close(fds[0]);
 			child(fds[1], next, count, make, ctx);
@@ -144,13 +144,13 @@ void sim_jobs_run(uint64_t count, int jobs, sim_jobs_make make, sim_jobs_take ta
 		pfd[k] = (struct pollfd){ .fd = fds[0], .events = POLLIN };
 	}
 	uint64_t taken = 0;
-	for (int open = jobs; open > 0;) {
-		if (poll(pfd, (nfds_t)jobs, -1) < 0) {
+	for (int open = procs; open > 0;) {
+		if (poll(pfd, (nfds_t)procs, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			sim_fatal("--jobs: poll: %s", strerror(errno));
+			sim_fatal("--procs: poll: %s", strerror(errno));
 		}
-		for (int k = 0; k < jobs; k++) {
+		for (int k = 0; k < procs; k++) {
 			if (pfd[k].fd < 0 || !pfd[k].revents)
 				continue;
 			if (!receive(pfd[k].fd, count, taken, head, slot, k)) {
@@ -161,7 +161,7 @@ void sim_jobs_run(uint64_t count, int jobs, sim_jobs_make make, sim_jobs_take ta
 				waitpid(pid[k], &status, 0);
 				pid[k] = 0;
 				if (!WIFEXITED(status) || WEXITSTATUS(status))
-					stop_all(pid, jobs, k, status);
+					stop_all(pid, procs, k, status);
 				continue;
 			}
 			for (; taken < count && slot[taken]; taken++) {
@@ -171,7 +171,7 @@ void sim_jobs_run(uint64_t count, int jobs, sim_jobs_make make, sim_jobs_take ta
 		}
 	}
 	if (taken < count)
-		sim_fatal("--jobs: item %llu never came", (unsigned long long)taken);
+		sim_fatal("--procs: item %llu never came", (unsigned long long)taken);
 	free(slot);
 	free(head);
 	munmap(next, sizeof(*next));
