@@ -85,11 +85,13 @@ sim: $(BUILD)/schedsim
 # from SEED, every workload; PROPS_ARGS adds schedsim options (e.g.
 # "--sysctl kern.sched.hmp.perf0=ee0-never", "--workload cpu,make"). Its report
 # goes to stdout, the time it took to stderr; exit status 1 when a property
-# failed.
+# failed. PROCS processes check machines (default: one per host CPU); the
+# report is the same bytes for any PROCS.
 N ?= 2000
 SEED ?= 1
+PROCS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 64 ] && n=64; echo $$n)
 properties: $(BUILD)/schedsim
-	$(BUILD)/schedsim --properties $(N) --seed $(SEED) $(PROPS_ARGS)
+	$(BUILD)/schedsim --properties $(N) --seed $(SEED) --procs $(PROCS) $(PROPS_ARGS)
 
 # RUN and CMDLINE reach the runner through the environment, so any quoting
 # inside them survives the shell.

@@ -13,7 +13,7 @@
  *            [--OPTION VALUE]...
  *   schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N]
  *            [--ipi-ns NS] [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]...
- *            [--control POLICY] [--workload LIST] [--OPTION VALUE]...
+ *            [--control POLICY] [--workload LIST] [--procs N] [--OPTION VALUE]...
  *   schedsim --gen SEED
  *   schedsim --list
  *   schedsim --vars-markdown ule|hmp|peers|policies
@@ -45,6 +45,7 @@
 #include <bench/bench_wl.h>
 #include <sim/sim_clock.h>
 #include <sim/sim_gen.h>
+#include <sim/sim_procs.h>
 #include <sim/sim_props.h>
 #include <sim/sim_report.h>
 
@@ -58,7 +59,7 @@ static void usage(FILE *f)
 			"                [--topology mosaic|freebsd] [--hmp-scramble SEED] [--OPTION VALUE]...\n"
 			"       schedsim --properties N [--seed S] [--runs R] [--threads LIST] [--hz N] [--ipi-ns NS]\n"
 			"                [--resume-ns NS] [--spawn-ns NS] [--sysctl NAME=VALUE]... [--control POLICY]\n"
-			"                [--workload LIST] [--OPTION VALUE]...\n"
+			"                [--workload LIST] [--procs N] [--OPTION VALUE]...\n"
 			"       schedsim --gen SEED\n"
 			"       schedsim --list\n"
 			"       schedsim --vars-markdown ule|hmp|peers|policies\n"
@@ -87,6 +88,7 @@ struct options {
 	const char *machine, *presets, *workload, *threads, *policies, *name, *trace, *compare;
 	uint64_t runs, seed, duration_ms, hz, ipi_ns, resume_ns, spawn_ns;
 	uint64_t gen, properties;    /* --gen SEED, --properties N */
+	uint64_t procs;              /* --procs N (with --properties) */
 	int cost, flat;
 	const char *control;         /* --control POLICY (with --properties), or NULL */
 	int topology;                /* enum topo_kind: --topology */
@@ -215,6 +217,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->gen_given = 1;
 		} else if (!strcmp(a, "--properties"))
 			o->properties = number("--properties", v, 1, 1000000);
+		else if (!strcmp(a, "--procs"))
+			o->procs = number("--procs", v, 1, SIM_PROCS_MAX);
 		else if (!strcmp(a, "--duration-ms")) {
 			o->duration_ms = number("--duration-ms", v, 1, 3600000);
 			o->duration_given = 1;
@@ -251,6 +255,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		usage_exit("--machine and --workload are required");
 	if (!o->properties && o->control)
 		usage_exit("--control: only with --properties");
+	if (!o->properties && o->procs)
+		usage_exit("--procs: only with --properties");
 	if (o->flat && o->topology == TOPO_FREEBSD)
 		usage_exit("--flat and --topology freebsd: two different trees, give one");
 }
@@ -449,6 +455,7 @@ static int properties_main(const struct options *o)
 	pr.ncounts = sw.ncols;
 	memcpy(pr.counts, sw.threads, sizeof(pr.counts));
 	pr.args = args + (n ? 1 : 0);
+	pr.procs = o->procs ? (int)o->procs : 1;
 	pr.control = o->control != NULL;
 	pr.control_name = o->control;
 	pr.candidate = o->policies_given ? o->policies : NULL;

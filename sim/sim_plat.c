@@ -86,6 +86,14 @@ void sched_plat_relax(void)
 		sim_fatal("the scheduler spins on a thread in transit (cpu %d)", sim.self);
 }
 
+/* See sched_plat.h: at most one. One host thread: no thread runs and no
+ * event happens while an idle loop spins, so its CPU's load stays what
+ * the first spin read. */
+int64_t sched_plat_idle_spins(int64_t spins)
+{
+	return spins < 1 ? spins : 1;
+}
+
 /* See sched_plat.h: hmp's writer lock, a checked flag. */
 void sched_plat_hmp_lock(void)
 {

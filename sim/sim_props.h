@@ -6,7 +6,9 @@
  * counts between 1 and 2 × CPUs, with four properties checked per
  * machine, workload and thread count. sim_props_plan.c says what runs
  * (workloads, options, counts) and which properties apply to a machine;
- * sim_props.c runs and checks it.
+ * sim_props.c runs and checks it, machine by machine (in --procs
+ * processes: sim_procs.c); sim_props_report.c adds the machines up and
+ * prints the rules and the summary.
  */
 #ifndef MOSAIC_SIM_PROPS_H
 #define MOSAIC_SIM_PROPS_H
@@ -34,6 +36,7 @@ struct sim_props {
 	const char *candidate;        /* --policy: the policy in hmp's place (NULL: hmp) */
 	struct sim_config base;       /* hz, latencies, --sysctl, the stop (no workload, no options) */
 	const char *args;             /* the options that reproduce base on a command line */
+	int procs;                    /* --procs: processes that check machines (the report is the same) */
 };
 
 /* Runs and checks every machine of pr; prints each failing machine (what

@@ -60,8 +60,9 @@ static uint32_t wc_rate_of(const struct wc_model *w, unsigned cpu)
 			  cls_factor);
 }
 
-/* Power factor of every package from its busy cores' demand. */
-static void wc_power_factors(struct wc_model *w)
+/* Power factor of every package from its busy cores' demand; 1 when a
+ * package's factor changed. */
+static int wc_power_factors(struct wc_model *w)
 {
 	uint64_t *demand = w->pkg_demand;
 	memset(demand, 0, w->npkg * sizeof(demand[0]));
@@ -71,30 +72,44 @@ static void wc_power_factors(struct wc_model *w)
 			demand[k->pkg] += w->power.core_mw[k->type] +
 					  (uint64_t)w->power.smt_mw * (k->busy - 1u);
 	}
-	for (unsigned p = 0; p < w->npkg; p++)
-		w->pkg_factor[p] = (uint16_t)speed_power(w->power.budget_mw, demand[p]);
+	int changed = 0;
+	for (unsigned p = 0; p < w->npkg; p++) {
+		uint16_t f = (uint16_t)speed_power(w->power.budget_mw, demand[p]);
+		changed |= f != w->pkg_factor[p];
+		w->pkg_factor[p] = f;
+	}
+	return changed;
+}
+
+/* Gives cpu the rate the model's state says, at now: if it changes, its
+ * clock is settled at the old rate first. */
+static void wc_rerate_cpu(struct wc_model *w, unsigned cpu, uint64_t now)
+{
+	struct wc_cpu *c = &w->cpu[cpu];
+	uint32_t rate = wc_rate_of(w, cpu);
+	if (rate == c->rate)
+		return;
+	wc_write_begin(c);
+	wc_settle(w, cpu, now);
+	__atomic_store_n(&c->rate, rate, __ATOMIC_RELAXED);
+	wc_write_end(c);
 }
 
 /* Re-rates at now every CPU of core `core` (-1: every CPU), after the
- * state changed: a CPU whose rate changes has its clock settled at the
- * old rate first, and the packages' energy at the old power. */
+ * state changed there, with the packages' energy settled at the old power
+ * first. Every CPU when a package's power factor changed (the rate of a
+ * CPU elsewhere depends on nothing that changed). */
 static void wc_rerate(struct wc_model *w, int core, uint64_t now)
 {
 	wc_energy_settle(w, now);
-	if (w->power_on && w->enabled)
-		wc_power_factors(w);
-	for (unsigned i = 0; i < w->ncpu; i++) {
-		struct wc_cpu *c = &w->cpu[i];
-		if (core >= 0 && c->core != (unsigned)core)
-			continue;
-		uint32_t rate = wc_rate_of(w, i);
-		if (rate == c->rate)
-			continue;
-		wc_write_begin(c);
-		wc_settle(w, i, now);
-		__atomic_store_n(&c->rate, rate, __ATOMIC_RELAXED);
-		wc_write_end(c);
-	}
+	if (w->power_on && w->enabled && wc_power_factors(w))
+		core = -1;
+	if (core < 0)
+		for (unsigned i = 0; i < w->ncpu; i++)
+			wc_rerate_cpu(w, i, now);
+	else
+		for (unsigned k = w->core[core].first; k < w->core[core].end; k++)
+			wc_rerate_cpu(w, w->core_cpu[k], now);
 	wc_energy_repower(w);
 }
 
@@ -142,6 +157,14 @@ void wc_init(struct wc_model *w, const struct machine *m)
 		w->core[c->core].threads = mc->smt_threads;
 		w->core[c->core].type = mc->type;
 		w->core[c->core].pkg = c->pkg;
+	}
+	unsigned n = 0;
+	for (unsigned k = 0; k < w->ncore; k++) {
+		w->core[k].first = (uint16_t)n;
+		for (unsigned i = 0; i < w->ncpu; i++)
+			if (w->cpu[i].core == k)
+				w->core_cpu[n++] = (uint16_t)i;
+		w->core[k].end = (uint16_t)n;
 	}
 	for (unsigned r = 0; r < m->hfi_rows; r++) {
 		w->row[r].perf = m->hfi[r].perf;
@@ -191,10 +214,6 @@ void wc_switch(struct wc_model *w, unsigned cpu, struct wc_clock *in, uint64_t n
 		c->itd_since = now;
 	}
 	wc_write_end(c);
-	if (w->power_on && w->enabled) {
-		wc_rerate(w, -1, now);
-		return;
-	}
 	wc_rerate(w, c->core, now);
 	if (other >= 0 && other != (int)cpu && w->cpu[other].core != c->core)
 		wc_rerate(w, w->cpu[other].core, now);

@@ -127,6 +127,7 @@ struct wc_core {
 	uint8_t busy;           /* of them running a thread now */
 	uint8_t type;
 	uint16_t pkg;
+	uint16_t first, end;    /* its CPUs: core_cpu[first .. end - 1] */
 };
 
 /* A package's energy (settled) and the power in force since the model's
@@ -151,6 +152,7 @@ struct wc_model {
 	struct machine_power power;
 	struct wc_cpu cpu[MACHINE_MAX_CPUS];
 	struct wc_core core[MACHINE_MAX_CPUS];
+	uint16_t core_cpu[MACHINE_MAX_CPUS];     /* CPUs by core, each core's in CPU order */
 	struct wc_row row[MACHINE_MAX_ROWS];
 	uint16_t pkg_factor[MACHINE_MAX_CPUS];   /* power factor per package */
 	uint64_t pkg_demand[MACHINE_MAX_CPUS];   /* scratch: mW asked per package */

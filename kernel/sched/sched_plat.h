@@ -40,6 +40,13 @@ int sched_plat_tdq_owned(int cpu);
  * core spins only while waiting for a thread in transit between CPUs. */
 void sched_plat_relax(void);
 
+/* How many of the idle loop's spins (sched_idle() watching its CPU's load
+ * before it halts, kern.sched.idlespins of them) are worth making: all of
+ * them where other CPUs run meanwhile and may queue work; at most one
+ * where nothing else runs until this CPU halts (one host thread: every
+ * later spin would read what the first read). */
+int64_t sched_plat_idle_spins(int64_t spins);
+
 /* hmp's writer lock (kernel/sched/hmp.h): one lock for every provider's
  * update; interrupts off while held (the kernel takes it with
  * spin_lock_irqsave). Never held with a tdq lock. */

@@ -155,7 +155,7 @@ int sched_idle(int cpu)
 	if (mode.pol && mode.pol->idle)
 		mode.pol->idle(&mode, cpu);   /* e.g. hmp's up-migration pull */
 	if (tdq->tdq_cg && !(tdq->tdq_cg->cg_flags & CG_FLAG_THREAD) && switchcnt > sched_idlespinthresh)
-		for (int64_t i = 0; i < sched_idlespins; i++) {
+		for (int64_t i = 0, spins = sched_plat_idle_spins(sched_idlespins); i < spins; i++) {
 			if (tdq_load_of(cpu) > 0)
 				return 1;
 			__asm__ volatile("" ::: "memory");

@@ -73,6 +73,12 @@ void sched_plat_relax(void)
 	cpu_pause();
 }
 
+/* Every spin: another CPU may queue work on this one meanwhile. */
+int64_t sched_plat_idle_spins(int64_t spins)
+{
+	return spins;
+}
+
 static uint64_t ticks_high;   /* the largest tick count handed out */
 
 /* Guest time in ticks (TIMER_HZ a second), never less than a value any

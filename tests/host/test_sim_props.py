@@ -50,6 +50,19 @@ def property_runs(ctx):
     return _runs["main"]
 
 
+# ULE without idle stealing or balancing on machines 1..20 (cpu only): CPUs
+# left idle next to two threads, so P3 fails on many machines.
+P3_FAILING = ("--properties", 20, "--seed", 1, "--workload", "cpu", "--sysctl", "kern.sched.steal_idle=0",
+              "--sysctl", "kern.sched.balance=0")
+
+
+def p3_failing_run(ctx):
+    """(exit status, stdout, stderr) of P3_FAILING (run once, shared)."""
+    if "p3" not in _runs:
+        _runs["p3"] = schedsim(ctx, *P3_FAILING)
+    return _runs["p3"]
+
+
 def failing_blocks(out):
     """[(seed, block text, machine text)] of the failing machines in a report."""
     got = []
@@ -105,8 +118,7 @@ def test_failing_machine_reproduces(ctx):
     or balancing (CPUs left idle next to two threads: P3)."""
     blocks = [b for _c, (rc, out, _e) in property_runs(ctx) for b in failing_blocks(out)]
     if not blocks:
-        rc, out, _err = schedsim(ctx, "--properties", 20, "--seed", 1, "--workload", "cpu", "--sysctl",
-                                 "kern.sched.steal_idle=0", "--sysctl", "kern.sched.balance=0")
+        rc, out, _err = p3_failing_run(ctx)
         blocks = failing_blocks(out)
         assert rc == 1 and blocks, out[-3000:]
     whole = [b for b in blocks if "(the first 16 of" not in b[1] and "more lines left out" not in b[1]]
@@ -163,11 +175,25 @@ def test_same_command_same_output(ctx):
         assert "P4: checked" in a[1] and "P1 %s: checked" % wl in a[1]
 
 
+def test_procs_same_report(ctx):
+    """--procs N checks machines in N processes: the report is the same
+    bytes as one process's (each failing machine's block in machine order,
+    the summary's counts, lowest ratios and percentiles), and so is the
+    exit status; the stderr line counts the same runs and events."""
+    rc, out, err = p3_failing_run(ctx)
+    rc3, out3, err3 = schedsim(ctx, *P3_FAILING, "--procs", 3)
+    assert len(failing_blocks(out)) >= 3, out[-2000:]
+    assert (rc3, out3) == (rc, out), (rc3, err3[-2000:], out3[-3000:])
+    counts = re.compile(r"^schedsim: properties: .* events")
+    assert counts.match(err3).group(0) == counts.match(err).group(0), (err, err3)
+    rc, _out, err = schedsim(ctx, "--machine", "small-hybrid", "--workload", "cpu", "--procs", 2)
+    assert rc == 2 and "--procs: only with --properties" in err, err
+
+
 def test_p3_sees_idle_cpus(ctx):
     """ULE without idle stealing and balancing leaves CPUs idle next to
     two threads; P3 reports it for ule, with the CPUs and the length."""
-    rc, out, _ = schedsim(ctx, "--properties", 20, "--seed", 1, "--workload", "cpu", "--sysctl",
-                          "kern.sched.steal_idle=0", "--sysctl", "kern.sched.balance=0")
+    rc, out, _ = p3_failing_run(ctx)
     assert rc == 1, out[-2000:]
     m = re.search(r"^  cpu P3 ule at \d+ threads?, run \d: cpu (\d+) idle while cpu (\d+) had (\d+) threads for "
                   r"(\d+\.\d+) s from (\d+\.\d+) s \(limit 1\.500000 s\)$", out, re.M)

@@ -76,6 +76,7 @@ int sched_plat_tdq_owned(int cpu)
 }
 
 void sched_plat_relax(void) { sched_yield(); }
+int64_t sched_plat_idle_spins(int64_t spins) { return spins; }
 
 static pthread_mutex_t mt_hmp_lock = PTHREAD_MUTEX_INITIALIZER;
 void sched_plat_hmp_lock(void) { pthread_mutex_lock(&mt_hmp_lock); }

@@ -62,6 +62,8 @@ void sched_plat_tdq_unlock(int cpu)
 
 int sched_plat_tdq_owned(int cpu) { return spt.locked[cpu]; }
 void sched_plat_relax(void) {}
+/* One thread: nothing queues work while the idle loop spins. */
+int64_t sched_plat_idle_spins(int64_t spins) { return spins < 1 ? spins : 1; }
 
 void sched_plat_hmp_lock(void)
 {
