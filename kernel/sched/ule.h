@@ -71,6 +71,9 @@ struct tdq {
 						  switched (hmp_ask_done); lock-free */
 	uint64_t tdq_interact_tick;            /* tick an interactive thread last slept from here
 						  (0: never; own CPU, under its lock) */
+	uint64_t tdq_return_tick;              /* tick a thread that will want this CPU back
+						  last slept from here (hmp_will_return; 0:
+						  never; own CPU, under its lock) */
 	struct runq tdq_realtime, tdq_timeshare, tdq_idle;
 	struct sched_stats tdq_stats;
 } __attribute__((aligned(64)));
@@ -287,6 +290,20 @@ int hmp_class_mask(const struct search_mode *mode, const struct td_sched *ts, st
  * (hmp_search.c, hmp_upmigrate_pull). Lock-free. */
 #define HMP_RESERVE_PCTCPU 1000   /* hundredths of a percent: 10 % */
 int hmp_returning(int cpu, uint64_t now);
+/* 1 if ts, going to sleep, will want its CPU back when it wakes: a
+ * timeshare or realtime thread whose stretch just ended ran a tick or more
+ * on end (TSF_HOGRUN: a render loop's frame; not a thread answering a
+ * message, whose stretch is over before a slower CPU could cost it much).
+ * sched_switch stamps its CPU (tdq_return_tick). ts's tdq locked. */
+int hmp_will_return(const struct td_sched *ts);
+/* 1 if cpu is idle and a thread that will want it back (hmp_will_return)
+ * slept from it within the last slice: for a CPU with perf > 0, under
+ * kern.sched.hmp.perf0=overflow it still has its thread, so no thread on
+ * an overflow CPU leaves for it (hmp_should_leave, hmp_better_idle):
+ * otherwise the overflow thread takes the CPU for the length of the sleep
+ * and the sleeper, waking to every scored CPU busy, takes the overflow CPU
+ * in its place and stays (docs/hmp.md, O1). now in ticks. Lock-free. */
+int hmp_sleeper_returning(int cpu, uint64_t now);
 /* 1 if ts is an interactive timeshare thread (priority in ULE's
  * interactive range) that uses HMP_RESERVE_PCTCPU or more of a CPU: a
  * render loop, not a shell waking to poll. hmp keeps its core from hogs

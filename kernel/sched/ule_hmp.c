@@ -21,6 +21,19 @@ int hmp_returning(int cpu, uint64_t now)
 }
 
 /* See ule.h. */
+int hmp_will_return(const struct td_sched *ts)
+{
+	return ts->ts_class != SCHED_CLASS_IDLE && (ts->ts_flags & TSF_HOGRUN);
+}
+
+/* See ule.h. */
+int hmp_sleeper_returning(int cpu, uint64_t now)
+{
+	uint64_t t = __atomic_load_n(&tdq_cpu(cpu)->tdq_return_tick, __ATOMIC_RELAXED);
+	return t && now - t <= (uint64_t)sched_slice && tdq_load_of(cpu) == 0;
+}
+
+/* See ule.h. */
 int hmp_latency_thread(const struct td_sched *ts)
 {
 	return ts->ts_class == SCHED_CLASS_TIMESHARE && ts->ts_pri <= PRI_MAX_INTERACT &&
@@ -181,19 +194,23 @@ int hmp_drop_avoided(const struct search_mode *mode, struct cpuset *mask)
 	return 1;
 }
 
-/* 1 if some CPU of mask that hmp does not avoid runs nothing (lock-free). */
-static int idle_unavoided(const struct cpuset *mask)
+/* 1 if some CPU of mask that hmp does not avoid runs nothing and, with
+ * kept, has no sleeper coming back to it (hmp_sleeper_returning).
+ * Lock-free. */
+static int idle_unavoided(const struct cpuset *mask, int kept)
 {
+	uint64_t now = sched_plat_ticks();
 	for (int c = cpuset_first(mask); c >= 0; c = cpuset_next(mask, c)) {
 		SCHED_COST(cpus, 1);
-		if (!hmp_avoid(c) && tdq_load_of(c) == 0)
+		if (!hmp_avoid(c) && tdq_load_of(c) == 0 && !(kept && hmp_sleeper_returning(c, now)))
 			return 1;
 	}
 	return 0;
 }
 
 /* See ule.h. A thread on an overflow CPU (perf 0; with perf0=ee0-never,
- * ee > 0 too) leaves once a CPU it may use with perf > 0 is idle. */
+ * ee > 0 too) leaves once a CPU it may use with perf > 0 is idle, and
+ * not coming back to a sleeper (hmp_sleeper_returning). */
 int hmp_should_leave(const struct td_sched *ts, int cpu)
 {
 	struct search_mode mode = search_mode_now();
@@ -204,7 +221,7 @@ int hmp_should_leave(const struct td_sched *ts, int cpu)
 		mask.bits[i] &= sched_online.bits[i];
 	if (mode.perf0 == HMP_PERF0_STRICT || (mode.perf0 == HMP_PERF0_EE0 && hmp_never(cpu)))
 		return hmp_drop_avoided(&mode, &mask);
-	return idle_unavoided(&mask);
+	return idle_unavoided(&mask, 1);
 }
 
 /* See ule.h. */
@@ -214,7 +231,7 @@ int hmp_may_steal(const struct search_mode *mode, int self)
 		return 1;
 	if (mode->perf0 == HMP_PERF0_STRICT || (mode->perf0 == HMP_PERF0_EE0 && hmp_never(self)))
 		return 0;
-	return !idle_unavoided(&sched_online);   /* overflow: only while every scored CPU is busy */
+	return !idle_unavoided(&sched_online, 0);   /* overflow: only while every scored CPU is busy */
 }
 
 /* See ule.h. */
@@ -259,15 +276,33 @@ static int leaves_primary(int from, int to)
 	return cpuset_isset(&in, (unsigned)from) && !cpuset_isset(&in, (unsigned)to);
 }
 
+/* 1 if a thread runs on, or waits for, a CPU hmp avoids: overflow is in
+ * use. Lock-free; visits the avoided CPUs only. */
+static int overflow_busy(void)
+{
+	struct cpuset off;
+	hmp_avoid_set(&off);
+	for (int c = cpuset_first(&off); c >= 0; c = cpuset_next(&off, c)) {
+		SCHED_COST(cpus, 1);
+		if (tdq_load_of(c) > 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* See ule.h. A margin of a sixteenth: small differences within a core
  * type (the i7-1370P's favoured P-cores, 4 % above the others) move no
  * thread; a move only ever goes up in worth, and a thread is asked at
  * most once a balance interval, so nothing oscillates. A thread is never
- * asked out of the primary domain. */
+ * asked out of the primary domain, nor, while overflow is in use, to a
+ * CPU a sleeper is coming back to (hmp_sleeper_returning): from an
+ * overflow CPU it would take the sleeper's CPU, from elsewhere free one
+ * for the overflow thread to take; either way the sleeper comes back to
+ * the overflow CPU. */
 int hmp_better_idle(const struct search_mode *m, int to, int from)
 {
 	if (to == from || same_core(to, from) || hmp_avoid(to) || tdq_load_of(to) > 0 ||
-	    leaves_primary(from, to))
+	    leaves_primary(from, to) || (hmp_sleeper_returning(to, sched_plat_ticks()) && overflow_busy()))
 		return 0;
 	int64_t wt = worth(m, to, core_shared(to)), wf = worth(m, from, core_shared(from));
 	return wt > wf + wf / 16;

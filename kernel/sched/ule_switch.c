@@ -145,6 +145,8 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		} else {
 			if (hmp_latency_thread(cur))
 				__atomic_store_n(&tdq->tdq_interact_tick, sched_plat_ticks(), __ATOMIC_RELAXED);
+			if (flags == SCHED_SW_SLEEP && hmp_will_return(cur))
+				__atomic_store_n(&tdq->tdq_return_tick, sched_plat_ticks(), __ATOMIC_RELAXED);
 			tdq_load_rem(tdq, cur);
 			cur->ts_state = SCHED_TS_INACTIVE;
 			tdq_store_curthread(tdq, NULL);
