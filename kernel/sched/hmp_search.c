@@ -17,7 +17,10 @@
  * a busy P-core when that is worth more, a perf-0 CPU — score 0 — after
  * every CPU with a score: the SDM's "avoid for performance" as overflow).
  * The CPU the thread prefers (its last) has a bonus: half a thread when
- * busy (ULE's), an eighth of its score when free. A group is chosen by the
+ * busy (ULE's), an eighth of its score when free; a free CPU of the cache
+ * group the thread is warm in (cs_warm, step 5) a sixteenth of its score,
+ * up-migration's margin, so that a CPU outside wins only when it is worth
+ * more by more than that. A group is chosen by the
  * best CPU it offers, then by its total load (per CPU with (b)), so an
  * idle fast CPU is never hidden by busy neighbours; the random draw only
  * breaks exact ties. The highest search takes the CPU with the heaviest
@@ -92,7 +95,8 @@ static int64_t lowest_value(const struct cpu_search *s, int cpu, int l, int shar
 		   (s->cs_free_pri >= 0 && sched_cpu_lowpri(cpu) > s->cs_free_pri && tdq_hog_of(cpu));
 	if (free) {   /* a CPU it would preempt (latency) comes just after an idle one */
 		int64_t g = free_gain(m, cpu, shared, s->cs_free_pri >= 0);
-		return -g + l - (cpu == s->cs_prefer ? g / 8 : 0);
+		int warm = s->cs_warm && cpuset_isset(&s->cs_warm->cg_mask, (unsigned)cpu);
+		return -g - (warm ? g / 16 : 0) + l - (cpu == s->cs_prefer ? g / 8 : 0);
 	}
 	int64_t w = m->weight ? hmp_weight(cpu) : SEARCH_LOAD_ONE;
 	SCHED_COST(muls, 1);   /* l * w */

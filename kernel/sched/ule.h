@@ -399,6 +399,9 @@ struct cpu_search {
 	const struct tdq *cs_leaving;   /* hmp best lowest: the CPU whose running thread is about to
 					 * sleep (a sync wake-up's waker, SPC_SYNC), counted without
 					 * it; NULL: none */
+	const struct cpu_group *cs_warm;   /* hmp best lowest: the cache group the thread is warm
+					    * in (step 5), whose free CPUs are worth a sixteenth
+					    * more; NULL: none */
 };
 struct cpu_search_res {
 	int csr_cpu;

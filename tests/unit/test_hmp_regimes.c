@@ -580,6 +580,43 @@ static void test_upmigration_for_a_small_gain(void **state)
 	assert_true(th[0].ts_move_to < 3);
 }
 
+/* Property run, generated machine 42 (2 P cores x 2 whose second thread
+ * adds 0.06, two LP-E cores at 0.58 outside the L3): schbench at 3
+ * workers 0.91 x ULE. A worker woken back to its last CPU found that
+ * CPU's sibling busy (step 4 fails), and step 5 took the best idle CPU of
+ * the cache group it was warm in, the L3 of the P cores: its last CPU,
+ * beside the busy sibling, adding 0.06 — an idle LP-E core outside, worth
+ * ten times as much, was never looked at. With hmp's searches step 5
+ * values every CPU, the warm group's a sixteenth more; the warm idle
+ * sibling is still taken when nothing outside is worth more. */
+static const struct ut_shape weak_smt_shape = {
+	.p_cores = 2, .p_threads = 2, .lpe = 2,
+	.cap = { 1024, 0, 598 }, .perf = { 255, 0, 149 }, .ee = { 100, 0, 200 }, .smt = 62,
+};
+
+static void test_warm_cache_group_yields_to_a_better_cpu(void **state)
+{
+	(void)state;
+	for (int lpe_busy = 0; lpe_busy <= 1; lpe_busy++) {
+		ut_shape_boot(&weak_smt_shape);
+		struct cpuset c0 = ut_only(0), c1 = ut_only(1), c2 = ut_only(2), c4 = ut_only(4), c5 = ut_only(5);
+		place_on(0, &c1);                      /* the worker, last on CPU 1 */
+		sched_set_affinity(&th[0], NULL);
+		spt.self = 1;
+		sched_sleep(&th[0]);
+		sched_switch(&th[0], SCHED_SW_SLEEP);
+		place_on(1, &c0);                      /* CPU 1's sibling and CPU 2 busy */
+		place_on(2, &c2);
+		place_on(3, &c4);                      /* one LP-E core busy */
+		if (lpe_busy)
+			place_on(4, &c5);              /* and the other */
+		spt.self = 0;
+		sched_wakeup(&th[0]);
+		assert_int_equal(th[0].ts_cpu, lpe_busy ? 1 : 5);
+	}
+	spt.self = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -600,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_upmigration_to_a_sibling_that_adds_more),
 		cmocka_unit_test(test_core_of_a_running_interactive_thread_is_kept),
 		cmocka_unit_test(test_upmigration_for_a_small_gain),
+		cmocka_unit_test(test_warm_cache_group_yields_to_a_better_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
