@@ -81,7 +81,8 @@ static int hmp_pickcpu(const struct search_mode *m, struct td_sched *ts, struct 
 	uint64_t *path = &st->pick_idle_affinity;
 	if (cpu < 0) {
 		uint32_t rand_before = tdq_cpu(self)->tdq_rand;
-		struct pick_opts o = { .leaving = leaving, .warm = !sync_up, .latency = (uint8_t)latency,
+		struct pick_opts o = { .leaving = leaving, .warm = !sync_up, .warm_anywhere = m->hmp && m->best,
+				       .latency = (uint8_t)latency,
 				       .hog = !latency && hmp_hog(ts, sched_plat_time_ns()) };
 		cpu = sched_pick_search(m, ts, mask, &o, st, &path);
 		if (m->hmp && m->steer && hmp_audit && steering_changed(m, ts, mask, st, cpu, rand_before))

@@ -126,6 +126,8 @@ int sched_prefer_local(const struct td_sched *ts, const struct cpuset *mask, int
 struct pick_opts {
 	const struct tdq *leaving;   /* a CPU counted without its running thread, or NULL */
 	uint8_t warm;                /* 1: first the cache group ts is warm in */
+	uint8_t warm_anywhere;       /* with warm: that step searches every CPU, the warm
+				      * group's free ones a sixteenth ahead (cs_warm) */
 	uint8_t latency;             /* 1: CPUs ts would preempt count as free (cs_free_pri) */
 	uint8_t hog;                 /* cs_hog of the searches */
 };

@@ -94,9 +94,9 @@ int sched_prefer_local(const struct td_sched *ts, const struct cpuset *mask, int
 
 /* See sched_policy.h. Steps 5 and 6: the least loaded CPU of the cache
  * group the thread is warm in that is idle (unless o->warm is 0; with
- * hmp's best searches the best idle CPU anywhere, the warm group's worth a
- * sixteenth more), else one
- * where it would be the best priority, else the least loaded anywhere;
+ * o->warm_anywhere the best idle CPU anywhere, the warm group's worth a
+ * sixteenth more), else one where it would be the best priority, else the
+ * least loaded anywhere;
  * *path gets the counter of the step that found it. A latency-sensitive
  * thread (o->latency) counts every CPU where it would be the best priority
  * as free (cs_free_pri, for searches that read it); every step counts
@@ -112,15 +112,14 @@ int sched_pick_search(const struct search_mode *mode, const struct td_sched *ts,
 				.cs_hog = o->hog, .cs_place = !running, .cs_leaving = o->leaving };
 	if (ccg) {   /* idle (latency: at once) in the warm cache group */
 		s.cs_pri = o->latency || pri > PRI_MAX_TIMESHARE ? pri : PRI_MAX_TIMESHARE;
-		/* hmp's best searches value every CPU: the warm group's by a
-		 * sixteenth more, so an idle CPU outside it that is worth more
-		 * still wins (an LP-E core outside the L3 against a busy P
-		 * core's idle sibling) */
-		if (mode->hmp && mode->best)
+		/* a search that values every CPU (hmp's best searches): the
+		 * warm group's by a sixteenth more, so an idle CPU outside it
+		 * that is worth more still wins (an LP-E core outside the L3
+		 * against a busy P core's idle sibling) */
+		if (o->warm_anywhere)
 			s.cs_warm = ccg;
 		cpu = sched_lowest_search(s.cs_warm ? sched_top : ccg, &s);
-		*path = cpu < 0 || cpuset_isset(&ccg->cg_mask, (unsigned)cpu) ? &st->pick_llc_idle
-									      : &st->pick_preempt;
+		*path = &st->pick_llc_idle;   /* an idle CPU step 5's search found */
 		s.cs_warm = NULL;
 	}
 	if (cpu < 0) {
