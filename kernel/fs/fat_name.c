@@ -59,6 +59,30 @@ uint8_t fat_lfn_checksum(const uint8_t s[11])
 	return sum;
 }
 
+/* Packs the characters of [p, end) into out, upper case, at most max of
+ * them: blanks and dots dropped, one a short name cannot hold as '_'.
+ * *k gets how many were written; 1 if anything was lost. */
+static int short_part(const char *p, const char *end, uint8_t *out, int max, int *k)
+{
+	int lossy = 0;
+	*k = 0;
+	for (; p < end; p++) {
+		if (*p == ' ' || *p == '.') {
+			lossy = 1;
+			continue;
+		}
+		char c = upper(*p);
+		if (!short_ok(c)) {
+			c = '_';
+			lossy = 1;
+		}
+		if (*k == max)
+			return 1;
+		out[(*k)++] = (uint8_t)c;
+	}
+	return lossy;
+}
+
 /* See fat.h. Upper case; blanks and leading dots dropped; characters a
  * short name cannot hold become '_'; the base is what precedes the last
  * dot (8 characters), the extension what follows it (3). */
@@ -78,44 +102,14 @@ int fat_short_basis(const char *name, uint8_t out[11])
 	}
 	if (dot && dot < name + start)
 		dot = NULL;
-	int k = 0;
-	for (const char *p = name + start; p < (dot ? dot : name + n); p++) {
-		if (*p == ' ' || *p == '.') {
-			lossy = 1;
-			continue;
-		}
-		char c = upper(*p);
-		if (!short_ok(c)) {
-			c = '_';
-			lossy = 1;
-		}
-		if (k == 8) {
-			lossy = 1;
-			break;
-		}
-		out[k++] = (uint8_t)c;
-	}
+	int k;
+	lossy |= short_part(name + start, dot ? dot : name + n, out, 8, &k);
 	if (k == 0) {
-		out[k++] = '_';
+		out[0] = '_';
 		lossy = 1;
 	}
-	k = 0;
-	for (const char *p = dot ? dot + 1 : name + n; *p; p++) {
-		if (*p == ' ') {
-			lossy = 1;
-			continue;
-		}
-		char c = upper(*p);
-		if (!short_ok(c)) {
-			c = '_';
-			lossy = 1;
-		}
-		if (k == 3) {
-			lossy = 1;
-			break;
-		}
-		out[8 + k++] = (uint8_t)c;
-	}
+	if (dot)
+		lossy |= short_part(dot + 1, name + n, out + 8, 3, &k);
 	return lossy;
 }
 
