@@ -221,6 +221,14 @@ def round_trip(folder, replay, out, problems, summary):
     return 1 if differ and not emulated else 0
 
 
+def save_figure(plt, fig, out_dir, name, alt, out):
+    """Writes fig to out_dir/name, closes it, and links it from the report."""
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, name))
+    plt.close(fig)
+    out.append("\n![%s](%s)\n" % (alt, name))
+
+
 def hfi_section(folder, out_dir, plots, out, problems, summary):
     name = folder.name("hfi-updates.csv")
     out.append("## HFI updates over time\n")
@@ -267,10 +275,7 @@ def hfi_section(folder, out_dir, plots, out, problems, summary):
         axes[1].set_ylabel("ee (0..255)")
         axes[1].set_xlabel("guest time (s)")
         axes[0].legend(fontsize="small")
-        fig.tight_layout()
-        fig.savefig(os.path.join(out_dir, "hfi.png"))
-        plt.close(fig)
-        out.append("\n![HFI perf and ee over time](hfi.png)\n")
+        save_figure(plt, fig, out_dir, "hfi.png", "HFI perf and ee over time", out)
     out.append("")
 
 
@@ -309,10 +314,7 @@ def rapl_section(folder, out_dir, plots, out, problems, summary):
         ax.set_xlabel("guest time (s)")
         ax.set_ylabel("average power (W)")
         ax.legend(fontsize="small")
-        fig.tight_layout()
-        fig.savefig(os.path.join(out_dir, "rapl.png"))
-        plt.close(fig)
-        out.append("\n![average power between readings](rapl.png)\n")
+        save_figure(plt, fig, out_dir, "rapl.png", "average power between readings", out)
     out.append("")
 
 
