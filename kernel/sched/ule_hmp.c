@@ -13,11 +13,18 @@
 #include <sched/hmp.h>
 #include <sched/sched_policy.h>
 
+/* 1 if cpu runs nothing and *stamp (a tick a thread slept from it, 0:
+ * never) lies within the last slice. Lock-free. */
+static int idle_since_recent_sleep(int cpu, const uint64_t *stamp, uint64_t now)
+{
+	uint64_t t = __atomic_load_n(stamp, __ATOMIC_RELAXED);
+	return t && now - t <= (uint64_t)sched_slice && tdq_load_of(cpu) == 0;
+}
+
 /* See ule.h. */
 int hmp_returning(int cpu, uint64_t now)
 {
-	uint64_t t = __atomic_load_n(&tdq_cpu(cpu)->tdq_interact_tick, __ATOMIC_RELAXED);
-	return t && now - t <= (uint64_t)sched_slice && tdq_load_of(cpu) == 0;
+	return idle_since_recent_sleep(cpu, &tdq_cpu(cpu)->tdq_interact_tick, now);
 }
 
 /* See ule.h. */
@@ -29,8 +36,7 @@ int hmp_will_return(const struct td_sched *ts)
 /* See ule.h. */
 int hmp_sleeper_returning(int cpu, uint64_t now)
 {
-	uint64_t t = __atomic_load_n(&tdq_cpu(cpu)->tdq_return_tick, __ATOMIC_RELAXED);
-	return t && now - t <= (uint64_t)sched_slice && tdq_load_of(cpu) == 0;
+	return idle_since_recent_sleep(cpu, &tdq_cpu(cpu)->tdq_return_tick, now);
 }
 
 /* See ule.h. */
