@@ -54,6 +54,7 @@ UNIT_SRCS_fbcon_grid   := $(FBCON_GRID_SRCS)
 UNIT_SRCS_topo         := $(TOPO_SRCS) $(TOPO_PRINT_SRCS)
 UNIT_SRCS_machine_parse := $(MDESC_APPLY_SRCS)
 UNIT_SRCS_itd_hist     := kernel/lib/itd_hist.c
+UNIT_SRCS_trace_ring   := kernel/lib/trace_ring.c
 UNIT_SRCS_workclock    := $(WORKCLOCK_SRCS) $(MDESC_APPLY_SRCS)
 UNIT_SRCS_cpuid_decode := $(CPUID_DECODE_SRCS) $(CPUID_DUMP_SRCS)
 UNIT_SRCS_cpuid_amd    := $(UNIT_SRCS_cpuid_decode)

@@ -154,6 +154,13 @@ int sched_plat_cpu_core_type(int cpu)
 	return sim.m->cpu[cpu].type;
 }
 
+/* See sched_plat.h: schedsim keeps no trace of the core's points (its
+ * --trace records placement segments itself); they are never switched on. */
+void sched_plat_trace(const struct sched_trace_point *p)
+{
+	(void)p;
+}
+
 /* See sched_plat.h: never used: sim_run passes the root to sched_init. */
 struct cpu_group *sched_plat_topo_root(void)
 {

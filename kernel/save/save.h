@@ -25,7 +25,7 @@ struct panic_keeper;
 #define SAVE_LOG     0x01u    /* boot.log, console.log */
 #define SAVE_INFO    0x02u    /* sysinfo.txt, cpus.txt, topo.txt, hfi.txt */
 #define SAVE_CPUID   0x04u    /* cpuid.txt */
-#define SAVE_RECORD  0x08u    /* hfi-updates.csv, rapl.csv */
+#define SAVE_RECORD  0x08u    /* hfi-updates.csv, rapl.csv, sched-trace.log (a `sched trace` since boot) */
 #define SAVE_PANIC   0x10u    /* panic-report.txt (the previous boot's) */
 #define SAVE_ALL     0x1Fu
 

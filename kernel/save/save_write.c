@@ -19,6 +19,7 @@
 #include <lib/string.h>
 #include <shell/sysinfo.h>
 #include <dev/usb/usb_storage.h>
+#include <thread/sched_trace.h>
 
 #define SAVE_FILES_MAX  16
 #define SAVE_INFO_CAP   (256 * 1024)     /* one command's output */
@@ -66,19 +67,19 @@ static void item_ref(const char *name, const char *data, size_t len)
 	it->len = len;
 }
 
-/* One shell command's output, captured without showing it. */
-static void item_command(const char *name, const char *command)
+/* One shell command's output (its first cap bytes), captured without showing it. */
+static void item_command(const char *name, const char *command, size_t cap)
 {
 	char line[SHELL_LINE_MAX];
-	struct save_text *t = item_text(name, SAVE_INFO_CAP);
-	char *buf = kmalloc(SAVE_INFO_CAP);
+	struct save_text *t = item_text(name, cap);
+	char *buf = kmalloc(cap);
 	if (!t || !buf) {
 		kfree(buf);
 		return;
 	}
 	struct save_capture c;
 	ksnprintf(line, sizeof(line), "%s", command);
-	save_capture_start(&c, buf, SAVE_INFO_CAP, 1);
+	save_capture_start(&c, buf, cap, 1);
 	shell_run_line(line);
 	save_capture_stop(&c);
 	save_text_put(t, buf, c.len);
@@ -109,10 +110,10 @@ static void gather(unsigned what, const struct save_file *extra, int nextra)
 		}
 	}
 	if (what & SAVE_INFO) {
-		item_command("sysinfo.txt", "sysinfo");
-		item_command("cpus.txt", "cpus");
-		item_command("topo.txt", "topo");
-		item_command("hfi.txt", "hfi");
+		item_command("sysinfo.txt", "sysinfo", SAVE_INFO_CAP);
+		item_command("cpus.txt", "cpus", SAVE_INFO_CAP);
+		item_command("topo.txt", "topo", SAVE_INFO_CAP);
+		item_command("hfi.txt", "hfi", SAVE_INFO_CAP);
 	}
 	if ((what & SAVE_CPUID) && (t = item_text("cpuid.txt", SAVE_TEXT_CAP)))
 		save_cpuid_dump(t);
@@ -122,6 +123,10 @@ static void gather(unsigned what, const struct save_file *extra, int nextra)
 			save_record_hfi_csv(t);
 		if ((t = item_text("rapl.csv", SAVE_TEXT_CAP)))
 			save_record_rapl_csv(t);
+		struct sched_trace_status st;
+		sched_trace_get_status(&st);
+		if (st.size)
+			item_command("sched-trace.log", "sched trace dump", SAVE_TEXT_CAP);
 	}
 	if ((what & SAVE_PANIC) && (log = save_panic_text(&len)))
 		item_ref("panic-report.txt", log, len);

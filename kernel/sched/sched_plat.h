@@ -85,6 +85,13 @@ void sched_plat_idle_wait(int cpu);
  * _LPE), for statistics only. */
 int sched_plat_cpu_core_type(int cpu);
 
+/* A trace point of the core (sched_trace.h), called only while the
+ * points are on: the platform records it (the kernel: `sched trace`) or
+ * ignores it. The calling CPU, interrupts off, maybe with tdq locks held;
+ * it must not take a lock or wait. */
+struct sched_trace_point;
+void sched_plat_trace(const struct sched_trace_point *p);
+
 /* Root of the cpu_group tree of the CPUs the scheduler uses. */
 struct cpu_group *sched_plat_topo_root(void);
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sched/sched.h>
 #include <sched/sched_plat.h>
+#include <sched/sched_trace.h>
 
 /* ---- run queues (ule_runq.c; FreeBSD's struct runq, kern_switch.c) ---- */
 #define RQ_NQS 64   /* queues per run queue */
@@ -491,8 +492,9 @@ int sched_balance_group(const struct search_mode *mode, const struct cpu_group *
 int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct tdq *low,
 		       int *resched);
 /* Moves one thread from `from` to `to` (both locked); returns to's old
- * lowpri, or -1 if nothing could move. FreeBSD: tdq_move(). */
-int tdq_move(struct tdq *from, struct tdq *to);
+ * lowpri, or -1 if nothing could move; why (enum sched_trace_why) is for
+ * the trace. FreeBSD: tdq_move(). */
+int tdq_move(struct tdq *from, struct tdq *to, int why);
 /* First thread of tdq (locked) that may move to cpu. FreeBSD: tdq_steal(). */
 struct td_sched *tdq_steal(struct tdq *tdq, int cpu);
 /* Idle stealing: 0 if work arrived / was stolen, 1 if nothing done. Own

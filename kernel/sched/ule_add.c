@@ -71,12 +71,18 @@ int tdq_preempt_check(struct tdq *tdq, int pri, int lowpri_before)
 
 /* The part of sched_add() after the caller took ownership of ts (in
  * transit, no lock held): priority, CPU choice (sched_pickcpu flags pick),
- * queueing (which ends the transit) and the notification. */
-static int add_owned(struct td_sched *ts, int flags, int pick)
+ * queueing (which ends the transit) and the notification. why: what
+ * brought it here, for the trace (SCHED_TRACE_WHY_WAKEUP: a wake-up or a
+ * new thread, recorded as such too). */
+static int add_owned(struct td_sched *ts, int flags, int pick, int why)
 {
-	int self = sched_plat_cpu_self(), ret = 0;
+	int self = sched_plat_cpu_self(), ret = 0, prev = ts->ts_cpu;
 	sched_priority(ts);
 	int cpu = sched_pickcpu(ts, pick);
+	if (why == SCHED_TRACE_WHY_WAKEUP)
+		sched_trace_point(0, ts, SCHED_TRACE_WAKEUP, 0, self, cpu);
+	if (cpu != prev && ts->ts_lastcpu >= 0)
+		sched_trace_point(0, ts, SCHED_TRACE_MIGRATE, why, prev, cpu);
 	struct tdq *tdq = tdq_cpu(cpu);
 	sched_plat_tdq_lock(cpu);
 	int before = tdq_add(tdq, ts, 0);
@@ -99,7 +105,7 @@ int sched_add(struct td_sched *ts, int flags)
 	if (ts->ts_state != SCHED_TS_INACTIVE)
 		sched_plat_panic("sched_add: thread is already runnable");
 	ts_block_unlock(ts, cpu);
-	return add_owned(ts, flags, 0);
+	return add_owned(ts, flags, 0, SCHED_TRACE_WHY_WAKEUP);
 }
 
 /* See sched.h. Raises a timeshare sleeper to static_boost. */
@@ -140,7 +146,7 @@ int sched_wakeup(struct td_sched *ts)
 	}
 	ts->ts_slptick = 0;
 	ts->ts_slice = 0;
-	return add_owned(ts, 0, sched_sync_waker(sched_plat_cpu_self()) ? SPC_SYNC : 0);
+	return add_owned(ts, 0, sched_sync_waker(sched_plat_cpu_self()) ? SPC_SYNC : 0, SCHED_TRACE_WHY_WAKEUP);
 }
 
 /* ULE's fork penalty for the parent, the calling CPU's running thread:
@@ -298,7 +304,7 @@ int sched_set_affinity(struct td_sched *ts, const struct cpuset *mask)
 		if (sched_debug)
 			tdq_check(tdq);
 		ts_block_unlock(ts, cpu);
-		return add_owned(ts, 0, 0);
+		return add_owned(ts, 0, 0, SCHED_TRACE_WHY_AFFINITY);
 	}
 	if (ts->ts_state == SCHED_TS_RUNNING && !allowed)
 		ret = request_repick(tdq, ts);

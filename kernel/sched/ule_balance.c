@@ -26,12 +26,13 @@ struct td_sched *tdq_steal(struct tdq *tdq, int cpu)
 
 /* Moves one stealable thread from `from` to `to` (both locked); returns
  * to's lowpri before, or -1 if none could move. FreeBSD: tdq_move(). */
-int tdq_move(struct tdq *from, struct tdq *to)
+int tdq_move(struct tdq *from, struct tdq *to, int why)
 {
 	struct td_sched *ts = tdq_steal(from, to->tdq_id);
 	if (!ts)
 		return -1;
 	tdq_rem_queued(from, ts);
+	sched_trace_point(0, ts, SCHED_TRACE_MIGRATE, why, from->tdq_id, to->tdq_id);
 	return tdq_add(to, ts, 0);
 }
 
@@ -44,7 +45,7 @@ int sched_balance_pair(const struct search_mode *mode, struct tdq *high, struct 
 	tdq_lock_pair(high->tdq_id, low->tdq_id);
 	int more = p && p->balance_more ? p->balance_more(mode, high, low) : high->tdq_load > low->tdq_load;
 	if (high->tdq_transferable && more) {
-		int lowpri = tdq_move(high, low);
+		int lowpri = tdq_move(high, low, SCHED_TRACE_WHY_BALANCE);
 		if (lowpri >= 0) {
 			moved = 1;
 			tdq_cpu(self)->tdq_stats.balance_moves++;

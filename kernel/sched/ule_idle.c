@@ -90,7 +90,7 @@ restart:;
 			tdq_unlock_pair(self, cpu);
 			goto restart;
 		}
-		if (tdq_move(tdq_cpu(cpu), tdq) >= 0) {
+		if (tdq_move(tdq_cpu(cpu), tdq, SCHED_TRACE_WHY_STEAL) >= 0) {
 			tdq->tdq_stats.idle_steals++;
 			if (sched_debug) {
 				tdq_check(tdq);
@@ -130,7 +130,7 @@ void tdq_trysteal(struct tdq *tdq)
 		}
 		if (!victim_ok(cpu) || !sched_plat_tdq_trylock(cpu))
 			return;
-		if (victim_ok(cpu) && tdq_move(tdq_cpu(cpu), tdq) >= 0)
+		if (victim_ok(cpu) && tdq_move(tdq_cpu(cpu), tdq, SCHED_TRACE_WHY_STEAL) >= 0)
 			tdq->tdq_stats.try_steals++;
 		if (sched_debug)
 			tdq_check(tdq_cpu(cpu));

@@ -48,6 +48,8 @@ static void requeue_current(struct tdq *tdq, struct td_sched *cur, int preempted
 		cur->ts_enq_ns = now_ns;
 		return;
 	}
+	sched_trace_point(now_ns, cur, SCHED_TRACE_MIGRATE,
+			  cur->ts_flags & TSF_BOUND ? SCHED_TRACE_WHY_BIND : SCHED_TRACE_WHY_SWITCH, self, target);
 	tdq_load_rem(tdq, cur);
 	cur->ts_state = SCHED_TS_INACTIVE;
 	if (swap && target == move_to)   /* its half of a class swap: it waits there for its partner */
@@ -155,6 +157,8 @@ struct td_sched *sched_switch(struct td_sched *cur, int flags)
 		}
 	}
 	struct td_sched *next = choose_next(tdq, now_ns);
+	if (next != cur)   /* at the instant its run time is counted from */
+		sched_trace_point(now_ns, next, SCHED_TRACE_SWITCH, 0, self, self);
 	if (sched_debug)
 		tdq_check(tdq);
 	sched_plat_tdq_unlock(self);

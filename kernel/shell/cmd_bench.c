@@ -27,6 +27,9 @@
 #include <bench/bench_rt_kernel.h>
 #include <bench/bench_policy.h>
 #include <save/save.h>
+#include <shell/cmd_sched.h>
+#include <thread/sched_trace.h>
+#include <lib/parse.h>
 
 #define BENCH_KEY_POLL_NS 50000000ull   /* the shell looks for a key this often during a run */
 #define BENCH_ALIVE_NS    60000000000ull /* and says a long run is still going this often */
@@ -186,8 +189,10 @@ static void bench_platform(struct bench_plat *plat)
 	};
 }
 
-/* Parses, runs and reports one plan. */
-static int bench_run_plan(int sweep, int argc, char **argv)
+/* Parses, runs and reports one plan; with trace > 0 under a new `sched
+ * trace` of trace records per CPU, on from the first run to the report's
+ * end, then dumped (docs/bench.md, "Tracing a plan"). */
+static int bench_run_plan(int sweep, int argc, char **argv, uint32_t trace)
 {
 	static struct bench_plan plan;
 	struct bench_data *data = &last_data;
@@ -213,8 +218,15 @@ static int bench_run_plan(int sweep, int argc, char **argv)
 	       sweep ? "sweep" : "run", plan.wl->name, plan.ncols, plan.npol, plan.runs, data->total);
 	for (int p = 0; p < plan.npol; p++)
 		bench_policy_show((char)('A' + p), plan.policy[p]);
+	if (trace && sched_trace_cmd_on(trace))
+		return 1;
 	bench_drv_run(&last_plan, &plat, &bench_con, data);
 	bench_drv_report(&last_plan, &plat, &bench_con, data, 1);
+	if (trace) {
+		sched_trace_stop();
+		printk("bench: the plan's scheduler trace (sched trace dump):\n");
+		sched_trace_cmd_dump();
+	}
 	uint64_t after = bench_threads_alive();
 	printk("bench: threads alive before %lu, after %lu%s; workload threads not joined %d\n", before,
 	       after, before == after ? "" : " (MISMATCH)", brt_kernel_live());
@@ -237,7 +249,7 @@ static int bench_show(void)
 /* A plan run with --save: its output is shown and kept, and at the end
  * written with everything `save` writes (kernel/save/save.h); vol: the
  * volume --save=VOL names, NULL for save's default. */
-static int bench_run_saved(const char *vol, int sweep, int argc, char **argv)
+static int bench_run_saved(const char *vol, uint32_t trace, int sweep, int argc, char **argv)
 {
 	char *log = kmalloc(BENCH_SAVE_LOG), name[40];
 	if (!log) {
@@ -246,7 +258,7 @@ static int bench_run_saved(const char *vol, int sweep, int argc, char **argv)
 	}
 	struct save_capture c;
 	save_capture_start(&c, log, BENCH_SAVE_LOG, 0);
-	int rc = bench_run_plan(sweep, argc, argv);
+	int rc = bench_run_plan(sweep, argc, argv, trace);
 	save_capture_stop(&c);
 	if (c.lost)
 		printk("bench: --save: the log kept its first %zu bytes (%zu more were shown only)\n", c.len, c.lost);
@@ -278,13 +290,24 @@ static int cmd_bench(int argc, char **argv)
 		return bench_show();
 	if (strcmp(argv[1], "policy") == 0 && argc >= 3)
 		return bench_policy_define(argc - 2, argv + 2);
-	/* --save or --save=VOL, anywhere after the workload, is taken out. */
+	/* --save or --save=VOL and --trace or --trace=SIZE, anywhere after
+	 * the workload, are taken out. */
 	const char *save_vol = NULL;
 	int save = 0, k = 1;
+	uint32_t trace = 0;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--save") == 0 || strncmp(argv[i], "--save=", 7) == 0) {
 			save = 1;
 			save_vol = argv[i][6] == '=' ? argv[i] + 7 : NULL;
+		} else if (strcmp(argv[i], "--trace") == 0 || strncmp(argv[i], "--trace=", 8) == 0) {
+			uint64_t size = SCHED_TRACE_SIZE_DEFAULT;
+			char err[96];
+			if (argv[i][7] == '=' && parse_u64_range(argv[i] + 8, SCHED_TRACE_SIZE_MIN, SCHED_TRACE_SIZE_MAX,
+								 &size, "--trace", err, sizeof(err))) {
+				printk("bench: %s\n", err);
+				return 1;
+			}
+			trace = (uint32_t)size;
 		} else
 			argv[k++] = argv[i];
 	}
@@ -296,12 +319,13 @@ static int cmd_bench(int argc, char **argv)
 		return 1;
 	}
 	if (save)
-		return bench_run_saved(save_vol, sweep, argc - 1 - sweep, argv + 1 + sweep);
-	return bench_run_plan(sweep, argc - 1 - sweep, argv + 1 + sweep);
+		return bench_run_saved(save_vol, trace, sweep, argc - 1 - sweep, argv + 1 + sweep);
+	return bench_run_plan(sweep, argc - 1 - sweep, argv + 1 + sweep, trace);
 }
 SHELL_COMMAND(bench, 1, SHELL_ARGS_MAX - 1,
 	      "list | policies | policy NAME k=v... | show | [sweep] WORKLOAD [--threads N,N..] [--runs N] "
-	      "[--policy P,P..] [--OPTION V]... [--save[=VOLUME]]",
+	      "[--policy P,P..] [--OPTION V]... [--save[=VOLUME]] [--trace[=SIZE]]",
 	      "run a workload (bench list) under placement policies (bench policies), alternating; "
-	      "sweep: the seed report's tables; a key stops; --save: the log and results to a USB stick",
+	      "sweep: the seed report's tables; a key stops; --save: the log and results to a USB stick; "
+	      "--trace: a sched trace of the plan, dumped at its end",
 	      cmd_bench);

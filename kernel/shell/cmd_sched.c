@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cmd_sched.c — the `sched` command: the scheduler's statistics
- * (schedstats), summed or per CPU. The kern.sched.* sysctls are in
- * kernel/thread/sched_sysctl.c.
+ * (schedstats), summed or per CPU; `sched trace` is cmd_sched_trace.c.
+ * The kern.sched.* sysctls are in kernel/thread/sched_sysctl.c.
  */
 #include <shell/shell.h>
+#include <shell/cmd_sched.h>
 #include <kern/printk.h>
 #include <arch/x86_64/smp/smp.h>
 #include <lib/string.h>
@@ -64,12 +65,14 @@ static void show_stats(int percpu, int diff)
 	print_stats(&sum);
 }
 
-/* sched stats [-c] [reset|diff] */
+/* sched stats [-c] [reset|diff] | sched trace ... */
 static int cmd_sched(int argc, char **argv)
 {
 	int percpu = 0, diff = 0, reset = 0;
+	if (!strcmp(argv[1], "trace"))
+		return cmd_sched_trace(argc, argv);
 	if (strcmp(argv[1], "stats") != 0) {
-		printk("sched: unknown subcommand '%s'\n", argv[1]);
+		printk("sched: unknown subcommand '%s' (expected stats or trace)\n", argv[1]);
 		return 1;
 	}
 	for (int i = 2; i < argc; i++) {
@@ -97,5 +100,7 @@ static int cmd_sched(int argc, char **argv)
 	show_stats(percpu, diff);
 	return 0;
 }
-SHELL_COMMAND(sched, 1, 3, "stats [-c] [reset|diff]",
-	      "scheduler statistics: summed, per CPU (-c), since last (diff), or zero them", cmd_sched);
+SHELL_COMMAND(sched, 1, 3, "stats [-c] [reset|diff] | trace [on [SIZE] | off | dump]",
+	      "scheduler statistics: summed, per CPU (-c), since last (diff), or zero them; trace: a "
+	      "per-CPU ring of SIZE (16..262144, default 4096) switch, wake-up, migration and HFI "
+	      "events, its status, or its CSV dump", cmd_sched);

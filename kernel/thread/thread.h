@@ -65,6 +65,7 @@ struct thread {
 	struct itd_hist itd;            /* Thread Director classes read at its switches */
 	struct uthread *uth;            /* its process's record of it (kernel/user/), NULL: a kernel thread */
 	uint32_t fail_nth;              /* its n-th allocation from now fails, 0: none (fail_nth.h) */
+	uint32_t trace_gen;             /* the `sched trace` that has its name (sched_trace.c; its switch-in only) */
 	struct td_sched ts;             /* the ULE core's data */
 };
 

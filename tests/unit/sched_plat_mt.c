@@ -100,6 +100,7 @@ void sched_plat_idle_wait(int cpu)
 }
 
 int sched_plat_cpu_core_type(int cpu) { (void)cpu; return 0; }
+void sched_plat_trace(const struct sched_trace_point *p) { (void)p; }
 struct cpu_group *sched_plat_topo_root(void) { return mt.root; }
 
 void *sched_plat_alloc(size_t size)

@@ -99,6 +99,11 @@ void sched_plat_idle_wait(int cpu)
 }
 
 int sched_plat_cpu_core_type(int cpu) { return spt.core_type[cpu]; }
+void sched_plat_trace(const struct sched_trace_point *p)
+{
+	if (spt.trace)
+		spt.trace(p);
+}
 struct cpu_group *sched_plat_topo_root(void) { return spt.root; }
 
 void *sched_plat_alloc(size_t size)

@@ -20,6 +20,7 @@ struct sched_plat_test {
 	int idle_waits;
 	uint8_t idle_wait_keeps_time; /* 1: sched_plat_idle_wait() does not advance time */
 	struct cpu_group *root;
+	void (*trace)(const struct sched_trace_point *p);   /* sched_plat_trace(), NULL: ignored */
 };
 extern struct sched_plat_test spt;
 

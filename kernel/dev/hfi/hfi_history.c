@@ -4,10 +4,34 @@
 #include <arch/x86_64/spinlock.h>
 #include <lib/string.h>
 #include <arch/x86_64/clock/time.h>
+#include <thread/sched_trace.h>
 
 static struct hfi_history_rec ring[HFI_HISTORY_RECORDS];
 static uint64_t made;
 static struct spinlock history_lock = SPINLOCK_INIT("hfi history");
+
+/* For `sched trace`: every CPU of r's package whose row's class-0 values
+ * differ from the previous table of that package (all of them when there
+ * is none kept). History lock held, interrupts off. */
+static void trace_changed_rows(const struct hfi_drv *d, const struct hfi_history_rec *r)
+{
+	const struct hfi_history_rec *prev = NULL;
+	for (uint64_t back = 1; back < made + 1 && back < HFI_HISTORY_RECORDS; back++) {
+		const struct hfi_history_rec *q = &ring[(made - back) % HFI_HISTORY_RECORDS];
+		if (q->pkg == r->pkg) {
+			prev = q->rows == r->rows && q->classes == r->classes ? q : NULL;
+			break;
+		}
+	}
+	for (unsigned cpu = 0; cpu < d->ncpu; cpu++) {
+		const struct hfi_cpu *c = &d->cpu[cpu];
+		if (c->pkg != r->pkg || !c->row_ok || c->row < 0 || (unsigned)c->row >= r->rows)
+			continue;
+		unsigned k = (unsigned)c->row * r->classes;
+		if (!prev || prev->perf[k] != r->perf[k] || prev->ee[k] != r->ee[k])
+			sched_trace_hfi(cpu, r->perf[k], r->ee[k]);
+	}
+}
 
 /* See hfi_history.h. Reads the package's local copy as the publisher does. */
 void hfi_history_note(const struct hfi_drv *d, int cpu)
@@ -33,6 +57,7 @@ void hfi_history_note(const struct hfi_drv *d, int cpu)
 			r->perf[row * classes + c] = perf;
 			r->ee[row * classes + c] = ee;
 		}
+	trace_changed_rows(d, r);
 	made++;
 	spin_unlock_irqrestore(&history_lock, flags);
 }
