@@ -78,11 +78,11 @@ void sched_plat_trace(const struct sched_trace_point *p)
 }
 
 /* See sched_trace.h. */
-void sched_trace_hfi(unsigned cpu, unsigned perf, unsigned ee)
+void sched_trace_hfi(uint64_t ns, unsigned cpu, unsigned perf, unsigned ee)
 {
 	if (!__atomic_load_n(&recording, __ATOMIC_RELAXED))
 		return;
-	struct trace_rec r = { time_ns(), 0, SCHED_TRACE_HFI, 0, (uint16_t)cpu, (uint16_t)perf, (uint16_t)ee };
+	struct trace_rec r = { ns, 0, SCHED_TRACE_HFI, 0, (uint16_t)cpu, (uint16_t)perf, (uint16_t)ee };
 	uint64_t flags = cpu_save_flags_cli();
 	put_self(&r);
 	cpu_restore_flags(flags);

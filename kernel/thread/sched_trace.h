@@ -53,8 +53,9 @@ const struct trace_ring *sched_trace_ring(unsigned cpu);
 /* The i-th thread name of this trace (threads in the order first seen
  * running): 0 and tid/name, or -1 past the last. Shell thread. */
 int sched_trace_name(unsigned i, uint32_t *tid, const char **name);
-/* An HFI update changed CPU cpu's row to perf/ee (raw 0..255, class 0):
- * recorded in the calling CPU's ring. Any context. */
-void sched_trace_hfi(unsigned cpu, unsigned perf, unsigned ee);
+/* An HFI update at ns (guest time; one update's rows share it) changed
+ * CPU cpu's row to perf/ee (raw 0..255, class 0): recorded in the calling
+ * CPU's ring. Any context. */
+void sched_trace_hfi(uint64_t ns, unsigned cpu, unsigned perf, unsigned ee);
 
 #endif

@@ -29,7 +29,7 @@ static void trace_changed_rows(const struct hfi_drv *d, const struct hfi_history
 			continue;
 		unsigned k = (unsigned)c->row * r->classes;
 		if (!prev || prev->perf[k] != r->perf[k] || prev->ee[k] != r->ee[k])
-			sched_trace_hfi(cpu, r->perf[k], r->ee[k]);
+			sched_trace_hfi(r->time_ns, cpu, r->perf[k], r->ee[k]);
 	}
 }
 
