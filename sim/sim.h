@@ -148,6 +148,14 @@ struct sim_seg {
 	uint64_t start, end;
 };
 
+/* An HFI row the device rewrote during a run (a machine `event` line):
+ * when, which row, its new class-0 values (raw 0..255). */
+struct sim_hfi_mark {
+	uint64_t t;
+	uint16_t row;
+	uint8_t perf, ee;
+};
+
 /* ---- one run's configuration ---- */
 
 /* --spawn-ns's default: what creating a thread costs the creating thread
@@ -196,6 +204,8 @@ struct sim_result {
 	struct sim_cost_bucket cost[SIM_COST_KINDS];
 	struct sim_seg *seg;         /* trace segments (malloc), nseg of them */
 	size_t nseg;
+	struct sim_hfi_mark *hfi;    /* trace: HFI rows rewritten (malloc), nhfi of them */
+	size_t nhfi;
 	struct sim_watch_result watch;   /* with cfg->watch */
 };
 
@@ -254,7 +264,7 @@ struct sim {
 	int64_t value;
 	int main_done;
 	struct sim_result *res;
-	size_t capseg;
+	size_t capseg, caphfi;
 	struct sim_watch w;
 };
 extern struct sim sim;
@@ -287,6 +297,8 @@ void sim_yield(struct sim_thread *td, int req);
 struct sim_thread *sim_current(const char *what);
 /* When td is switched out: end its trace segment. */
 void sim_trace_end(struct sim_thread *td, int cpu);
+/* With --trace: the device rewrote HFI row `row` now. */
+void sim_trace_hfi(int row, unsigned perf, unsigned ee);
 /* Queues td's work completion from its CPU's rate now (SIM_TD_WORK, on a CPU). */
 void sim_time_work(struct sim_thread *td);
 /* After a work-clock change: re-times the work of every running thread

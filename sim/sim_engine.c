@@ -141,6 +141,21 @@ void sim_trace_end(struct sim_thread *td, int cpu)
 	r->seg[r->nseg++] = (struct sim_seg){ (uint32_t)td->id, (uint16_t)cpu, td->seg_start, sim.now };
 }
 
+/* See sim.h. */
+void sim_trace_hfi(int row, unsigned perf, unsigned ee)
+{
+	struct sim_result *r = sim.res;
+	if (r->nhfi == sim.caphfi) {
+		size_t cap = sim.caphfi ? sim.caphfi * 2 : 16;
+		struct sim_hfi_mark *h = realloc(r->hfi, cap * sizeof(*h));
+		if (!h)
+			sim_fatal("no memory for the trace");
+		r->hfi = h;
+		sim.caphfi = cap;
+	}
+	r->hfi[r->nhfi++] = (struct sim_hfi_mark){ sim.now, (uint16_t)row, (uint8_t)perf, (uint8_t)ee };
+}
+
 /* ---- switching ---- */
 
 /* sched_switch() on cpu for its current context (the kernel's

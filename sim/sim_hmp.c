@@ -96,6 +96,8 @@ void sim_hfi_event(int i)
 {
 	const struct machine_event *e = &sim.m->event[i];
 	int row = e->row;
+	if (sim.cfg->trace)
+		sim_trace_hfi(row, e->perf, e->ee);
 	if (sim.row_perf[row] != e->perf) {
 		sim.row_perf[row] = e->perf;
 		wc_row_perf(&sim.wc, row, e->perf, sim.m->hfi[row].perf, sim.now);

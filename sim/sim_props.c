@@ -266,11 +266,13 @@ static void run_point(struct mstate *ms, int T, int r, int oracle, int64_t (*v)[
 			note(ms, "P4 ule at %d %s, run %d: %s\n", T, sim_props_noun(ms->bw, T, a, sizeof(a)), r + 1, d);
 		}
 		free(other.seg);
+		free(other.hfi);
 	}
 	v[POL_ULE][r] = ule.value;
 	if (cfg.watch)
 		check_watch(ms, POL_ULE, T, r, &ule.watch, point_failed, p3_point);
 	free(ule.seg);
+	free(ule.hfi);
 	cfg.hmp_scramble = 0;
 	cfg.trace = 0;
 	for (int p = POL_HMP; p <= (oracle ? POL_ORACLE : POL_HMP); p++) {
@@ -282,6 +284,7 @@ static void run_point(struct mstate *ms, int T, int r, int oracle, int64_t (*v)[
 		if (cfg.watch)
 			check_watch(ms, p, T, r, &other.watch, point_failed, p3_point);
 		free(other.seg);
+		free(other.hfi);
 	}
 }
 

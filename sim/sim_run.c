@@ -42,7 +42,7 @@ static void engine_reset(const struct sim_config *cfg, struct sim_result *res)
 	sim.value = -1;
 	sim.main_done = 0;
 	sim.res = res;
-	sim.capseg = 0;
+	sim.capseg = sim.caphfi = 0;
 	for (int c = 0; c < MACHINE_MAX_CPUS; c++) {
 		void *stack = sim.cpu[c].idle_stack;
 		memset(&sim.cpu[c], 0, sizeof(sim.cpu[c]));

@@ -46,6 +46,7 @@ int sim_sweep_one(struct sim_sweep *sw, int p, int c, int r)
 	else if (sw->trace)
 		sim_trace_write(sw->trace, sw, p, c, r, &res);
 	free(res.seg);
+	free(res.hfi);
 	return rc;
 }
 

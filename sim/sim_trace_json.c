@@ -7,9 +7,10 @@
  * writes for any other name. One process per run ("POLICY, T threads, run
  * R"), one track per CPU ("CPU n (P)"), one complete event ("ph":"X") per
  * segment, named after the thread and coloured by the CPU's core type;
- * times in microseconds with nanosecond decimals. Not here: HFI updates as
- * instant events (schedsim's timed HFI events are not in a run's
- * segments).
+ * one global instant event ("ph":"i","s":"g") per HFI row the emulated
+ * device rewrote during the run (a machine description's `event` lines),
+ * with the row, its CPUs and its new values; times in microseconds with
+ * nanosecond decimals.
  */
 #include <stdio.h>
 #include <emul/machine_desc/machine.h>
@@ -67,6 +68,17 @@ void sim_trace_json_run(FILE *f, const struct sim_sweep *sw, int p, int c, int r
 		fprintf(f, ",\"cname\":\"%s\",\"args\":{\"thread\":%u,\"start_ns\":%llu,\"end_ns\":%llu}}",
 			core_colour(m->cpu[s->cpu].type), s->thread, (unsigned long long)s->start,
 			(unsigned long long)s->end);
+	}
+	for (size_t i = 0; i < res->nhfi; i++) {
+		const struct sim_hfi_mark *h = &res->hfi[i];
+		fprintf(f, ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":\"HFI update\",\"cat\":\"hfi\",\"pid\":%d,\"tid\":0,\"ts\":",
+			pid);
+		put_us(f, h->t);
+		fprintf(f, ",\"args\":{\"row\":%u,\"perf\":%u,\"ee\":%u,\"cpus\":\"", h->row, h->perf, h->ee);
+		for (unsigned cpu = 0, n = 0; cpu < m->cpu_count; cpu++)
+			if (m->cpu[cpu].hfi_row == (int)h->row)
+				fprintf(f, "%s%u", n++ ? "," : "", cpu);
+		fprintf(f, "\",\"ns\":%llu}}", (unsigned long long)h->t);
 	}
 }
 

@@ -579,6 +579,31 @@ def test_trace_json(ctx):
     assert {e["cname"] for e in doc["traceEvents"] if e["ph"] == "X"} == {"thread_state_running", "rail_response"}
 
 
+def test_trace_json_hfi_instants(ctx):
+    """With a machine whose HFI row changes during the run (an `event`
+    line), --trace FILE.json has one global instant event per run at that
+    time, naming the row, its CPUs and its new values; without one, none."""
+    import json
+    with open(os.path.join(ROOT, "machines", "small-hybrid.machine")) as f:
+        text = f.read()
+    machine = os.path.join(ctx.tmp, "event.machine")
+    with open(machine, "w") as f:
+        f.write(text + "event 1500 row=1 perf=100 ee=120\n")
+    for path, events in ((machine, 1), ("small-hybrid", 0)):
+        out = os.path.join(ctx.tmp, "t.json")
+        schedsim(ctx, "--machine", path, "--workload", "cpu", "--threads", "2", "--runs", "2", "--time", "2",
+                 "--policy", "hmp", "--trace", out)
+        with open(out) as f:
+            doc = json.load(f)
+        runs = {e["pid"] for e in doc["traceEvents"] if e["ph"] == "X"}
+        hfi = [e for e in doc["traceEvents"] if e["ph"] == "i"]
+        assert len(runs) == 2 and len(hfi) == events * len(runs), hfi
+        for e in hfi:
+            assert e["s"] == "g" and e["cat"] == "hfi" and e["ts"] == 1500000.0, e
+            assert e["args"] == {"row": 1, "perf": 100, "ee": 120, "cpus": "2,3", "ns": 1500000000}, e
+            xs = [x for x in doc["traceEvents"] if x["ph"] == "X" and x["pid"] == e["pid"]]
+            assert min(x["ts"] for x in xs) < e["ts"] < max(x["ts"] + x["dur"] for x in xs)
+
 def test_trace_timeline_plot(ctx):
     """--trace writes one trace/1 block per run; tools/bench-report.py
     turns each into a timeline PNG."""
