@@ -36,18 +36,9 @@ static uint64_t start_ns, end_ns;
 static struct trace_name names[SCHED_TRACE_NAMES];
 static uint32_t names_claimed, names_dropped;
 
-/* Appends r to the calling CPU's ring if recording. Interrupts off. */
-static void put_self(const struct trace_rec *r)
-{
-	unsigned cpu = cpu_current();
-	__atomic_store_n(&busy[cpu], 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && cpu < ncpu)
-		trace_ring_put(&rings[cpu], r);
-	__atomic_store_n(&busy[cpu], 0, __ATOMIC_RELEASE);
-}
-
 /* Keeps td's name once per trace. Called at td's switch-in on its CPU,
- * the only place its trace_gen is written (one CPU runs it at a time). */
+ * the only place its trace_gen is written (one CPU runs it at a time),
+ * inside put_self()'s busy mark. */
 static void note_name(struct thread *td)
 {
 	uint32_t g = __atomic_load_n(&gen, __ATOMIC_RELAXED);
@@ -64,6 +55,20 @@ static void note_name(struct thread *td)
 	__atomic_store_n(&names[i].ready, 1, __ATOMIC_RELEASE);
 }
 
+/* Appends r to the calling CPU's ring if recording, and keeps the name of
+ * `named` (NULL: none). Interrupts off. */
+static void put_self(const struct trace_rec *r, struct thread *named)
+{
+	unsigned cpu = cpu_current();
+	__atomic_store_n(&busy[cpu], 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&recording, __ATOMIC_SEQ_CST) && cpu < ncpu) {
+		if (named)
+			note_name(named);
+		trace_ring_put(&rings[cpu], r);
+	}
+	__atomic_store_n(&busy[cpu], 0, __ATOMIC_RELEASE);
+}
+
 /* See sched_plat.h: a core's trace point as a record of the calling
  * CPU's ring. Interrupts off, tdq locks may be held; takes none. */
 void sched_plat_trace(const struct sched_trace_point *p)
@@ -72,9 +77,7 @@ void sched_plat_trace(const struct sched_trace_point *p)
 		return;
 	struct thread *td = p->ts ? (struct thread *)((char *)p->ts - __builtin_offsetof(struct thread, ts)) : NULL;
 	struct trace_rec r = { p->ns, td ? td->id : 0, p->kind, p->why, (uint16_t)p->from, (uint16_t)p->to, 0 };
-	if (td && p->kind == SCHED_TRACE_SWITCH)
-		note_name(td);
-	put_self(&r);
+	put_self(&r, p->kind == SCHED_TRACE_SWITCH ? td : NULL);
 }
 
 /* See sched_trace.h. */
@@ -84,7 +87,7 @@ void sched_trace_hfi(uint64_t ns, unsigned cpu, unsigned perf, unsigned ee)
 		return;
 	struct trace_rec r = { ns, 0, SCHED_TRACE_HFI, 0, (uint16_t)cpu, (uint16_t)perf, (uint16_t)ee };
 	uint64_t flags = cpu_save_flags_cli();
-	put_self(&r);
+	put_self(&r, NULL);
 	cpu_restore_flags(flags);
 }
 
