@@ -186,9 +186,11 @@ def thread_label(names, tid):
 def intervals(cpus, events, end):
     """[(cpu, thread, start_ns, end_ns)]: each CPU's stretches between its
     switch records, the last one to the window's end; idle (0) left out."""
-    out = []
-    for cpu in cpus:
-        sw = [e for e in events if e["cpu"] == cpu and e["event"] == "switch"]
+    out, by_cpu = [], {cpu: [] for cpu in cpus}
+    for e in events:
+        if e["event"] == "switch":
+            by_cpu[e["cpu"]].append(e)
+    for cpu, sw in by_cpu.items():
         for k, e in enumerate(sw):
             stop = sw[k + 1]["ns"] if k + 1 < len(sw) else end
             if e["thread"] and stop >= e["ns"]:
