@@ -12,7 +12,8 @@
 # what would break out of the boot script (';' and '"') and lines the shell
 # cannot take. Writes DIR/bench.log (the serial output, also shown live),
 # then DIR/NAME.csv and DIR/NAME.png per CSV block (tools/bench-report.py;
-# files of an earlier run in DIR are removed first).
+# files of an earlier run in DIR are removed first), and with --trace in the
+# plan DIR/sched-trace.json (tools/sched-trace.py: Chrome trace-event JSON).
 # Exit status: 0 when the plan ran to its end and every block was written;
 # 1 when the kernel refused the plan, a run failed its check, or a block
 # was damaged; 2 for bad arguments; 125 when QEMU failed.
@@ -46,7 +47,7 @@ fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
-rm -f "$out"/*.csv "$out"/*.png "$out/bench.log"
+rm -f "$out"/*.csv "$out"/*.png "$out/bench.log" "$out/sched-trace.json"
 log=$out/bench.log
 start=$(date +%s)
 echo "bench-run: bench $plan (serial log: $log)"
@@ -66,6 +67,9 @@ elif grep -q "check FAILED\|(MISMATCH)\|STOPPED before the end" "$log"; then
 fi
 if [[ $status -eq 0 ]]; then
 	/usr/bin/python3 "$root/tools/bench-report.py" -o "$out" "$log" || status=1
+	if grep -q "^--- mosaic-bench-csv begin sched-trace schema=" "$log"; then
+		/usr/bin/python3 "$root/tools/sched-trace.py" -o "$out/sched-trace.json" "$log" || status=1
+	fi
 fi
 echo "bench-run: done in ${secs} s; files in $out:"
 ls -1 "$out"
