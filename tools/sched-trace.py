@@ -6,7 +6,8 @@
 
 Reads the CSV blocks a `sched trace dump` (or `bench --trace`) wrote on the
 serial log, or the sched-trace.log of a results folder that `save` or
-`bench --save` wrote (a folder: every *.log in it), and writes the JSON
+`bench --save` wrote (a folder stands for its sched-trace.log: its other
+logs may hold the same dump again), and writes the JSON
 Object Format of the Trace Event Format, which Perfetto (ui.perfetto.dev)
 and chrome://tracing open (default FILE: build/sched-trace.json):
   - one process per dump ("sched trace 1 (LOG)"), one track per CPU
@@ -238,10 +239,8 @@ def dumps(path, blocks):
 
 
 def inputs(arg):
-    """The files to read for one argument: a log, or a folder's *.log."""
-    if os.path.isdir(arg):
-        return sorted(os.path.join(arg, f) for f in os.listdir(arg) if f.endswith(".log"))
-    return [arg]
+    """The file to read for one argument: a log, or a results folder's sched-trace.log."""
+    return [os.path.join(arg, "sched-trace.log") if os.path.isdir(arg) else arg]
 
 
 def main(argv=None):

@@ -106,6 +106,11 @@ def test_a_results_folder_is_read(ctx):
     assert "sched-trace.log: dump at log line" in so.getvalue()
     with open(out) as f:
         assert json.load(f)["traceEvents"]
+    os.remove(os.path.join(folder, "sched-trace.log"))   # a folder saved without a trace
+    se = io.StringIO()
+    with contextlib.redirect_stderr(se):
+        assert tool.main(["-o", out, folder]) == 2
+    assert "sched-trace.log: No such file" in se.getvalue(), se.getvalue()
 
 
 BAD = [

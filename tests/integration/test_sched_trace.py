@@ -1,22 +1,25 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """`sched trace` (docs/sched.md, "The scheduler trace") on the small hybrid
 machine, one boot: wrong arguments refused with nothing changed; a trace
-of `spawn` threads and an HFI update (`hfi set`, through the emulated
-device's thermal interrupt) dumped, converted by tools/sched-trace.py and
+of `spawn` threads pinned to three CPUs and an HFI update (`hfi set`,
+through the emulated device's thermal interrupt) dumped, converted by tools/sched-trace.py and
 loaded as trace-event JSON: its structure (traceEvents, ph/ts/dur/pid/tid,
 one track per CPU, the HFI update as an instant event with the row's new
 values), each CPU's stretches in order and apart, and every spawned
-thread's stretches against its own report (the CPU it ended on, its run
-time); then `bench --trace`: the trace of a bench run, whose workload
-threads' time per core type is the run's own placement record (runs/1)."""
+thread's stretches against its own report (all on the CPU it was pinned
+to and ended on, its run time); then `bench --trace`: the trace of a bench run, whose workload
+threads' time per core type is the run's own placement record (runs/1);
+last, `save` to a FAT32 stick writes the trace as sched-trace.log, and the
+tool reads the results folder copied off the stick."""
 import json
 import os
 import re
+import shutil
 import subprocess
 
 from qemu import ROOT, TestFailure
 
-EXPECTED_S = 80
+EXPECTED_S = 90
 
 SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
 TOOL = os.path.join(ROOT, "tools", "sched-trace.py")
@@ -29,7 +32,13 @@ def check(cond, msg):
 
 
 def setup(ctx):
-    m = ctx.machine(machine_file=SMALL)
+    stick = os.path.join(ctx.log_dir, "sched-trace-stick.img")
+    with open(stick, "wb") as f:
+        f.truncate(64 << 20)
+    p = subprocess.run(["mkfs.fat", "-F", "32", "-n", "RESULTS", stick], capture_output=True, text=True)
+    check(p.returncode == 0, "mkfs.fat: " + p.stderr)
+    m = ctx.machine(machine_file=SMALL, qemu_run_args=["--stick", stick])
+    m.stick = stick
     m.wait_prompt()
     return m
 
@@ -47,8 +56,10 @@ def convert(ctx, text, name):
 
 
 def check_structure(doc):
-    """The trace-event format and one track per CPU; the X events by CPU."""
+    """The trace-event format, one process (the one dump), one track per
+    CPU; the X events by CPU."""
     check(isinstance(doc.get("traceEvents"), list) and doc["traceEvents"], "no traceEvents")
+    check({e.get("pid") for e in doc["traceEvents"]} == {1}, "not one process")
     by_cpu = {}
     tracks = {}
     for e in doc["traceEvents"]:
@@ -88,7 +99,7 @@ def test_bad_arguments_change_nothing(ctx, m):
 
 def test_spawn_and_hfi_trace_matches_the_threads(ctx, m):
     check("on, 16384 records per CPU" in m.command("sched trace on 16384"), "not on")
-    m.command("spawn 3 cpu ms=600")
+    m.command("spawn 3 cpu pin=0,2,3 ms=600")
     done = m.expect(r"spawn: 3 cpu threads done after 600 ms[^\n]*\n((?:spawn:   [^\n]*\n){3})", timeout=60)
     ended = {int(t): (int(c), int(r)) for t, c, r in
              re.findall(r"thread (\d+) ended on cpu (\d+): run (\d+) ms", done.group(1))}
@@ -120,8 +131,8 @@ def test_spawn_and_hfi_trace_matches_the_threads(ctx, m):
                       key=lambda e: e["args"]["start_ns"])
         check(mine, "thread %d ran nowhere in the trace" % tid)
         check(names[tid].startswith("cpu/") and names[tid].endswith("(%d)" % tid), "name %r" % names[tid])
-        check(mine[-1]["tid"] == cpu, "thread %d ended on cpu %d, its last stretch is on cpu %d"
-              % (tid, cpu, mine[-1]["tid"]))
+        check({e["tid"] for e in mine} == {cpu}, "thread %d, pinned to and ended on cpu %d, ran on %s"
+              % (tid, cpu, sorted({e["tid"] for e in mine})))
         traced = sum(e["args"]["end_ns"] - e["args"]["start_ns"] for e in mine)
         # its report counts run time up to the job's end; it then ran on to its exit
         check(traced >= run_ms * 1000000 and traced <= (run_ms + 600) * 1000000,
@@ -148,3 +159,25 @@ def test_bench_trace_matches_its_placement_record(ctx, m):
     want = float(row["p_core_pct"]) + float(row["smt_shared_pct"])
     check(abs(p_pct - want) <= 0.1 and abs(100 * per_type["E"] / total - float(row["e_core_pct"])) <= 0.1,
           "trace: P %.2f %%, E %.2f %%; the run's record: %r" % (p_pct, 100 * per_type["E"] / total, row))
+
+
+def test_save_keeps_the_trace(ctx, m):
+    out = m.command("save", timeout=120).replace("\r", "")
+    saved = re.search(r"save: \d+ files?, \d+ bytes, in (MOSAIC/\S+) on (\S+)", out)
+    check(saved, "no save summary:\n" + out[-3000:])
+    m.send("poweroff\r")
+    m.wait_exit(timeout=60)
+    copied = os.path.join(ctx.log_dir, "sched-trace-saved")
+    shutil.rmtree(copied, ignore_errors=True)
+    os.makedirs(copied)
+    p = subprocess.run(["mcopy", "-s", "-i", m.stick, "::/" + saved.group(1), copied], capture_output=True, text=True)
+    check(p.returncode == 0, "mcopy: " + p.stderr)
+    folder = os.path.join(copied, os.path.basename(saved.group(1)))
+    check(os.path.isfile(os.path.join(folder, "sched-trace.log")), "no sched-trace.log in %s" % os.listdir(folder))
+    out = os.path.join(ctx.log_dir, "saved-trace.json")
+    p = subprocess.run(["/usr/bin/python3", TOOL, "-o", out, folder], capture_output=True, text=True)
+    check(p.returncode == 0 and "sched-trace.log: dump at log line" in p.stdout, p.stdout + p.stderr)
+    with open(out) as f:
+        by_cpu = check_structure(json.load(f))
+    check(any(re.fullmatch(r"cpu \(\d+\)", e["name"]) for evs in by_cpu.values() for e in evs),
+          "the saved trace is not the bench run's")
