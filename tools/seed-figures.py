@@ -143,9 +143,10 @@ def parse_table(path):
             continue
         if not table.columns:
             raise DataError("%s:%d: %r before the Use Cores line" % (path, n, line[:40]))
-        label, values = row_label(words, len(table.columns))
-        if label is None:
-            raise DataError("%s:%d: not a row of %d values: %r" % (path, n, len(table.columns), line[:60]))
+        label, values = row_label(words)
+        if len(values) != len(table.columns):
+            raise DataError("%s:%d: %s has %d values, the table %d columns (Use Cores)" % (
+                path, n, label[:40], len(values), len(table.columns)))
         if label.startswith("Sample "):
             if label != "Sample %d" % (len(kernel.samples) + 1):
                 raise DataError("%s:%d: %s, expected Sample %d" % (path, n, label, len(kernel.samples) + 1))
@@ -172,14 +173,12 @@ def parse_table(path):
     return table
 
 
-def row_label(words, ncols):
-    """(label, value words) of a table row: the words before the last
-    ncols, the report's "Meian" read as Median; (None, None) when the row
-    has no label or too few words."""
-    if len(words) <= ncols:
-        return None, None
-    label = " ".join(words[:-ncols])
-    return ("Median" if label == "Meian" else label), words[-ncols:]
+def row_label(words):
+    """(label, value words) of a table row: "Sample N", "Median Per Core"
+    or the first word, the report's "Meian" read as Median."""
+    k = 2 if words[0] == "Sample" else 3 if words[:3] == ["Median", "Per", "Core"] else 1
+    label = " ".join(words[:k])
+    return ("Median" if label == "Meian" else label), words[k:]
 
 
 def parse_index(path):
@@ -204,9 +203,9 @@ def parse_index(path):
 
 def model_side(log_path, policies):
     """(sweep samples {policy: {threads: [values]}}, summary rows
-    {(policy, threads): row}, provenance, sweep block) of the sweep/1 and
-    sweep-summary/1 blocks of a log that hold both policies; DataError
-    naming the log otherwise."""
+    {(policy, threads): row}, provenance, sweep block) of the first blocks
+    cpu (sweep/1, events/s) and cpu.summary (sweep-summary/1) of a log that
+    hold both policies; DataError naming the log otherwise."""
     try:
         with open(log_path, "rb") as f:
             data = f.read()
@@ -214,22 +213,32 @@ def model_side(log_path, policies):
         raise DataError("%s: %s" % (log_path, e.strerror))
     problems, sweep, summary = [], None, None
     for block in bench_report.scan(log_path, data, problems):
-        if block.schema not in ("sweep/1", "sweep-summary/1") or not bench_report.validate(log_path, block,
-                                                                                            problems):
+        if block.name not in ("cpu", "cpu.summary") or not bench_report.validate(log_path, block, problems):
             continue
         if not set(policies) <= {r[0] for r in block.records[1:]}:
             continue
-        if block.schema == "sweep/1" and sweep is None:
+        if block.schema == "sweep/1" and block.records[1][4] == "events/s" and sweep is None:
             sweep = block
         elif block.schema == "sweep-summary/1" and summary is None and sweep is not None:
             summary = block
     if sweep is None or summary is None:
-        why = "; ".join(problems[:2]) or "no sweep/1 and sweep-summary/1 blocks of %s" % " and ".join(policies)
+        why = "; ".join(problems[:2]) or "no sweep/1 and sweep-summary/1 blocks cpu and cpu.summary (events/s) " \
+            "of %s" % " and ".join(policies)
         raise DataError("%s: %s" % (log_path, why))
     samples = bench_report.sweep_samples(sweep.records)
     header = summary.records[0]
     rows = {(r[0], int(r[1])): dict(zip(header, r)) for r in summary.records[1:]}
     return samples, rows, bench_report.provenance(data, sweep.first), sweep
+
+
+def machine_model(name):
+    """The model line of machines/NAME.machine: the name schedsim's and
+    the kernel's logs give the machine."""
+    path = os.path.join(ROOT, "machines", name + ".machine")
+    m = re.search(r"^model (.+?)\s*$", read_text(path), re.M)
+    if not m:
+        raise DataError("%s: no model line" % path)
+    return m.group(1)
 
 
 def fmt(v):
@@ -381,7 +390,7 @@ def run_schedsim(schedsim, entry, table, table_path, runs, policies, log):
     except OSError as e:
         raise DataError("%s: %s (build it with `make sim`, or name it with --schedsim)" % (schedsim, e.strerror))
     if p.returncode != 0:
-        raise DataError("%s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode("utf-8", "replace")[:300]))
+        raise DataError("%s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode("utf-8", "replace").strip()[:300]))
     return " ".join(os.path.relpath(a, ROOT) if a.startswith(ROOT) else a for a in args)
 
 
@@ -390,12 +399,16 @@ def one_table(args, entry, logs, commit):
     table_path = os.path.join(args.data, entry["file"])
     table = parse_table(table_path)
     base = os.path.join(args.out, "seed-table-%s-%s" % (entry["table"], entry["machine"]))
+    model = machine_model(entry["machine"])
     if entry["machine"] in logs:
         log, source = logs[entry["machine"]], "the log %s" % logs[entry["machine"]]
     else:
         log = base + ".log"
         source = run_schedsim(args.schedsim, entry, table, table_path, args.runs, args.policy, log)
     samples, summary, prov, sweep = model_side(log, args.policy)
+    if prov.get("machine") != model:
+        raise DataError("%s: machine %r, not machines/%s.machine's %r" % (
+            log, prov.get("machine", "(not in the log)"), entry["machine"], model))
     missing = [t for t in table.columns if any((p, t) not in summary for p in args.policy)]
     if len(missing) == len(table.columns):
         raise DataError("%s: none of the table's Use Cores %s (measured only: nothing to set beside)" % (
