@@ -251,7 +251,7 @@ def layout_rows(table, policies, samples, summary):
     per column])."""
     cols = table.columns
     out = []
-    for k, (kernel, policy) in enumerate(zip(table.kernels, policies)):
+    for kernel, policy in zip(table.kernels, policies):
         block = "[Kernel Config] %s" % kernel.name
         measured, modelled = "seed report (measured)", "Mosaic %s (modelled)" % policy
         for i, row in enumerate(kernel.samples, 1):
@@ -339,17 +339,20 @@ def rate_panel(ax, x, table, policies, summary):
     b, a = policies[1], policies[0]
     for k, (label, col) in enumerate(zip(RATES, SUMMARY_RATES)):
         colour = "C%d" % (k + 2)
-        ax.plot([v - 0.1 for v in x], table.rates[label], "o-", color=colour, label="%s, seed report (measured)" % label)
-        pts = [(xi + 0.1, summary[(b, t)]) for xi, t in zip(x, table.columns) if (b, t) in summary and summary[(b, t)][col]]
+        ax.plot([v - 0.1 for v in x], table.rates[label], "o-", color=colour,
+                label="%s, seed report (measured)" % label)
+        pts = [(xi + 0.1, summary[(b, t)]) for xi, t in zip(x, table.columns)
+               if (b, t) in summary and summary[(b, t)][col]]
         xs, vals = [p[0] for p in pts], [float(p[1][col]) for p in pts]
         if label == "Rate(Median)":
             ci = [(float(r["median_ratio_ci_lo_pct"] or v), float(r["median_ratio_ci_hi_pct"] or v))
                   for (_, r), v in zip(pts, vals)]
-            ax.errorbar(xs, vals, yerr=[[v - c[0] for v, c in zip(vals, ci)], [c[1] - v for v, c in zip(vals, ci)]],
-                        fmt="s--", mfc="none", capsize=4, color=colour,
+            yerr = [[v - c[0] for v, c in zip(vals, ci)], [c[1] - v for v, c in zip(vals, ci)]]
+            ax.errorbar(xs, vals, yerr=yerr, fmt="s--", mfc="none", capsize=4, color=colour,
                         label="%s %s / %s, Mosaic (modelled), 95%% bootstrap CI" % (label, b, a))
         else:
-            ax.plot(xs, vals, "s--", mfc="none", color=colour, label="%s %s / %s, Mosaic (modelled)" % (label, b, a))
+            ax.plot(xs, vals, "s--", mfc="none", color=colour,
+                    label="%s %s / %s, Mosaic (modelled)" % (label, b, a))
     ax.axhline(100, color="0.4", linewidth=1, linestyle=":")
     ax.set_ylabel("%")
     ax.set_title("Rate: %s / %s (measured), %s / %s (modelled)" % (table.kernels[1].name, table.kernels[0].name,
@@ -390,7 +393,8 @@ def run_schedsim(schedsim, entry, table, table_path, runs, policies, log):
     except OSError as e:
         raise DataError("%s: %s (build it with `make sim`, or name it with --schedsim)" % (schedsim, e.strerror))
     if p.returncode != 0:
-        raise DataError("%s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode("utf-8", "replace").strip()[:300]))
+        raise DataError("%s: exit %d: %s" % (" ".join(args), p.returncode,
+                                             p.stderr.decode("utf-8", "replace").strip()[:300]))
     return " ".join(os.path.relpath(a, ROOT) if a.startswith(ROOT) else a for a in args)
 
 

@@ -117,7 +117,8 @@ def check_figure(out, entry, runs, policies=("ule", "hmp")):
         want.append(["Rate %s / %s" % (kernels[1][0], kernels[0][0]), label, "seed report (measured)"]
                     + [v.rstrip("%") for v in rates[label]])
         vals = {r["threads"]: r[col] for r in summary if r["policy"] == policies[1]}
-        want.append(["Rate %s / %s" % (policies[1], policies[0]), label, "Mosaic (modelled)"] + [vals[c] for c in cols])
+        want.append(["Rate %s / %s" % (policies[1], policies[0]), label, "Mosaic (modelled)"]
+                    + [vals[c] for c in cols])
     assert rows[1:] == want, [(a, b) for a, b in zip(rows[1:], want) if a != b][:3]
 
 
@@ -141,24 +142,33 @@ def test_a_log_as_the_model_side(ctx):
     log = os.path.join(ctx.tmp, "partial.log")
     with open(log, "w") as f:
         subprocess.run([os.path.join(ctx.build, "schedsim"), "--machine", "i7-1370p", "--workload", "cpu",
-                        "--threads", "4,8", "--runs", "1", "--policy", "ule,hmp"], stdout=f, stderr=subprocess.DEVNULL,
-                       check=True)
+                        "--threads", "4,8", "--runs", "1", "--policy", "ule,hmp"],
+                       stdout=f, stderr=subprocess.DEVNULL, check=True)
+    data = os.path.join(ctx.tmp, "data")     # table <1> alone
+    shutil.copytree(DATA, data)
+    with open(os.path.join(data, "tables.csv")) as f:
+        lines = f.read().splitlines()
+    with open(os.path.join(data, "tables.csv"), "w") as f:
+        f.write("\n".join(lines[:2]) + "\n")
     out = os.path.join(ctx.tmp, "out")
-    rc, stdout, err = run_tool(ctx, "-o", out, "--runs", "1", "--log", "i7-1370p=" + log)
+    rc, stdout, err = run_tool(ctx, "-o", out, "--data", data, "--log", "i7-1370p=" + log)
     assert rc == 0 and err == "", (rc, stdout, err)
-    assert "seed table <1> (i7-1370p.table): the log %s -> " % log in stdout, stdout
-    assert stdout.splitlines()[0].endswith("; not in the model's log: Use Cores 6,10,12,16,20"), stdout
+    assert stdout == "seed table <1> (i7-1370p.table): the log %s -> %s/seed-table-1-i7-1370p.png, .svg, .csv; " \
+        "not in the model's log: Use Cores 6,10,12,16,20\n" % (log, out), stdout
     with open(os.path.join(out, "seed-table-1-i7-1370p.csv")) as f:
         rows = list(csv.reader(f))
     median = [r for r in rows if r[1] == "Median" and r[2] == "Mosaic hmp (modelled)"][0]
     assert median[3] != "" and median[5] != "" and median[4] == median[6] == "", median
-    assert os.path.exists(os.path.join(out, "seed-table-2-core-ultra-7-155h.svg"))
+    texts = svg_texts(os.path.join(out, "seed-table-1-i7-1370p.svg"))
+    assert any(t.startswith("Core i7-1370P (Raptor Lake-P) | commit: not in the log | ule vs hmp | 1 runs x 10 s")
+               for t in texts), texts
     other = os.path.join(ROOT, "tests", "data", "bench-kernel-small-hybrid.log")
-    rc, stdout, err = run_tool(ctx, "-o", out, "--runs", "1", "--log", "i7-1370p=" + other)
-    assert rc == 1, (rc, stdout, err)
-    assert ("seed-figures: seed table <1>: %s: machine 'small hybrid (1 P-core x 2 threads + 2 E-cores)', not "
-            "machines/i7-1370p.machine's 'Core i7-1370P (Raptor Lake-P)'; skipped" % other) in err, err
-    assert "seed table <2> (core-ultra-7-155h.table): " in stdout, stdout
+    rc, stdout, err = run_tool(ctx, "-o", out, "--data", data, "--log", "i7-1370p=" + other)
+    assert rc == 1 and stdout == "", (rc, stdout, err)
+    assert err == ("seed-figures: seed table <1>: %s: machine 'small hybrid (1 P-core x 2 threads + 2 E-cores)', "
+                   "not machines/i7-1370p.machine's 'Core i7-1370P (Raptor Lake-P)'; skipped\n" % other), err
+    rc, stdout, err = run_tool(ctx, "-o", out, "--data", data, "--log", "i7-1370p=" + other, "--log", "x=y")
+    assert rc == 2 and "--log: no seed table of machine x" in err, (rc, err)
 
 
 def test_the_seed_data_parses(ctx):
