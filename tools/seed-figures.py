@@ -75,7 +75,7 @@ def read_text(path):
     except OSError as e:
         raise DataError("%s: %s" % (path, e.strerror))
     if len(data) > MAX_FILE:
-        raise DataError("%s: more than %d bytes: not a seed report table" % (path, MAX_FILE))
+        raise DataError("%s: more than %d bytes: too large for seed report data" % (path, MAX_FILE))
     if b"\0" in data:
         raise DataError("%s: holds NUL bytes: not a text file" % path)
     try:
@@ -182,8 +182,13 @@ def row_label(words):
 
 
 def parse_index(path):
-    """[(line, {file, table, system, machine})] of DATA/tables.csv."""
-    rows = list(csv.reader(io.StringIO(read_text(path))))
+    """[{file, table, system, machine}] of DATA/tables.csv; DataError
+    naming the line that is not one."""
+    reader = csv.reader(io.StringIO(read_text(path), newline=""), strict=True)
+    try:
+        rows = list(reader)
+    except csv.Error as e:
+        raise DataError("%s:%d: not CSV: %s" % (path, reader.line_num, e))
     if not rows or rows[0] != INDEX_HEADER:
         raise DataError("%s:1: header %r, expected %r" % (path, ",".join(rows[0])[:80] if rows else "",
                                                           ",".join(INDEX_HEADER)))
@@ -197,7 +202,7 @@ def parse_index(path):
                 or not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,60}", e["machine"]):
             raise DataError("%s:%d: %r is not file (NAME.table), table (1..99), system, machine (a preset "
                             "name)" % (path, n, ",".join(row)[:100]))
-        entries.append((n, e))
+        entries.append(e)
     return entries
 
 
@@ -242,6 +247,7 @@ def machine_model(name):
 
 
 def fmt(v):
+    """A CSV cell: the value with two decimals, or empty."""
     return "" if v is None else "%.2f" % v
 
 
@@ -276,6 +282,7 @@ def layout_rows(table, policies, samples, summary):
 
 
 def write_csv(path, table, rows):
+    """The layout_rows of a table as CSV, headed by the table's columns."""
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["block", "row", "source"] + [str(t) for t in table.columns])
@@ -425,12 +432,15 @@ def one_table(args, entry, logs, commit):
         bench_report.caption(prov, sweep), len(table.kernels[0].samples))
     draw(base + ".png", entry, table, args.policy, samples, summary, text)
     note = "; not in the model's log: Use Cores %s" % ",".join(map(str, missing)) if missing else ""
-    return "seed table <%s> (%s): %s -> %s.png, .svg, .csv%s" % (entry["table"], entry["file"], source, base, note)
+    return "seed table <%s> (%s): %s -> %s.png, .svg, .csv%s" % (entry["table"], entry["file"], source, base,
+                                                                 note)
 
 
 def git_commit():
+    """`git describe` of the tree this tool is in, or None."""
     try:
-        p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True, text=True)
+        p = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
+                           text=True)
     except OSError:
         return None
     return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else None
@@ -470,13 +480,13 @@ def main(argv=None):
     except DataError as e:
         print("seed-figures: %s" % e, file=sys.stderr)
         return 2
-    unknown = set(logs) - {e["machine"] for _, e in entries}
+    unknown = set(logs) - {e["machine"] for e in entries}
     if unknown:
         ap.error("--log: no seed table of machine %s" % ", ".join(sorted(unknown)))
     os.makedirs(args.out, exist_ok=True)
     commit = args.commit or git_commit()
     failed = 0
-    for _, entry in entries:
+    for entry in entries:
         try:
             print(one_table(args, entry, logs, commit))
         except DataError as e:

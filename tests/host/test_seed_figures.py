@@ -228,7 +228,7 @@ def test_a_damaged_table_is_named_and_the_other_drawn(ctx):
         (lambda l: l[:5] + ["Hello 1.00 1.00 1.00 1.00 1.00 1.00 1.00"] + l[5:], ":6: unknown row 'Hello'"),
         (lambda l: l[:5] + ["---x---"] + l[5:], ":6: a separator holds more than - and +"),
         (lambda l: l[:5] + ["\0"] + l[5:], ": holds NUL bytes: not a text file"),
-        (lambda l: l * 40, ": more than 65536 bytes: not a seed report table"),
+        (lambda l: l * 40, ": more than 65536 bytes: too large for seed report data"),
     ]
     for k, (edit, message) in enumerate(cases):
         _, path = damaged(ctx, "case%d" % k, edit)
@@ -247,6 +247,8 @@ def test_a_damaged_index_is_named(ctx):
         ("file,table,system\n", "%s:1: header 'file,table,system', expected 'file,table,system,machine'", 2),
         ("file,table,system,machine\ni7-1370p.table,1,x,i7-1370p\n../x.table,2,y,z\n",
          "%s:3: '../x.table,2,y,z' is not file (NAME.table), table (1..99), system, machine (a preset name)", 2),
+        ("file,table,system,machine\ni7-1370p.table,1,\"x\"y,i7-1370p\n",
+         "%s:2: not CSV: ',' expected after '\"'", 2),
         ("file,table,system,machine\ni7-1370p.table,1,x,no-such-machine\n",
          "seed table <1>: %s/machines/no-such-machine.machine: No such file or directory; skipped" % ROOT, 1)]:
         with open(idx, "w") as f:
