@@ -53,7 +53,8 @@ include mk/fuzz.mk
 
 # ---------------------------------------------------------------- the public targets
 # Public targets first install missing tools (tools/deps.sh), then build.
-.PHONY: all deps run-qemu debug iso test fuzz fuzz-merge fuzz-coverage bench sim properties clean build-kernel build-iso \
+.PHONY: all deps run-qemu debug iso test fuzz fuzz-merge fuzz-coverage bench sim seed-figures properties clean \
+        build-kernel build-iso \
         build-test FORCE
 
 all: deps
@@ -63,7 +64,7 @@ all: deps
 # `boot`; a target adds its own, and its prerequisites (all, deps) inherit them.
 DEPS_SETS := boot
 iso: DEPS_SETS += iso
-bench: DEPS_SETS += report
+bench seed-figures: DEPS_SETS += report
 test fuzz fuzz-merge fuzz-coverage: DEPS_SETS := test
 deps:
 	@tools/deps.sh $(DEPS_SETS)
@@ -80,6 +81,16 @@ iso: deps
 
 # The simulator needs only the host compiler.
 sim: $(BUILD)/schedsim
+
+# The seed report's tables as figures (docs/results.md, "The seed report's
+# tables as figures"): its seed experiment in schedsim, SEED_RUNS runs per
+# policy and thread count, beside the report's measured values, into
+# $(BUILD)/seed-figures/ (PNG, SVG, CSV and schedsim's log per table).
+SEED_RUNS ?= 12
+seed-figures: deps
+	@$(MAKE) --no-print-directory $(BUILD)/schedsim
+	tools/seed-figures.py -o $(BUILD)/seed-figures --runs $(SEED_RUNS) --schedsim $(BUILD)/schedsim \
+	  --commit $(VERSION)
 
 # The long property run (docs/sim.md, "Property run"): N generated machines
 # from SEED, every workload; PROPS_ARGS adds schedsim options (e.g.

@@ -277,6 +277,7 @@ PROVENANCE = [
     ("machine", re.compile(r"^schedsim: machine (.+) \([^()]*, \d+ CPUs?\), workload ")),
     ("cpus", re.compile(r"^cpus: +\d+ online: (.*?)\s*$")),
     ("runs", re.compile(r"^bench: (?:sweep )?\S+: .* x (\d+) runs = \d+ runs")),
+    ("runs", re.compile(r"^schedsim: (\d+) runs? of at most \d+ ms per policy and thread count")),
     ("seconds", re.compile(r"^bench: \S+ in .*--time (\d+)\b")),
     ("basis", re.compile(r"^bench: (emulated machine, work clock on|simulated machine|no work clock)")),
 ]

@@ -3,7 +3,7 @@
 # Install the Debian packages a Mosaic target needs, in sets:
 #   boot    build the kernel and boot it in QEMU (make, make run-qemu)
 #   iso     the GRUB image (make iso)
-#   report  tools/bench-report.py's tables and plots (make bench)
+#   report  tools/bench-report.py's tables and plots (make bench), tools/seed-figures.py (make seed-figures)
 #   test    the unit tests, fuzz harnesses (libFuzzer, coverage) and host
 #           tests (make test, make fuzz; with boot, iso and report)
 # Any other word is one more package (tools/deps.sh boot gdb).
