@@ -4,9 +4,9 @@
 #   boot    build the kernel and boot it in QEMU (make, make run-qemu)
 #   iso     the GRUB image (make iso)
 #   report  tools/bench-report.py's tables and plots (make bench)
-#   test    pytest and pytest-xdist (the runner), the unit tests, fuzz
-#           harnesses (libFuzzer, coverage) and host
-#           tests (make test, make fuzz; with boot, iso and report)
+#   test    the runner (pytest, pytest-xdist), the unit tests, fuzz harnesses
+#           (libFuzzer, coverage) and host tests (make test, make fuzz; with
+#           boot, iso and report)
 # Any other word is one more package (tools/deps.sh boot gdb).
 #
 #   tools/deps.sh SET|PACKAGE...          install what is missing
