@@ -122,13 +122,17 @@ debug: all
 	tools/qemu-run.sh --esp $(BUILD)/esp.img $(MACHINE_ARGS) \
 	  --debug $(BUILD)/kernel.elf $(if $(CMDLINE),--cmdline "$$MOSAIC_CMDLINE") $(if $(GUI),--gui)
 
-# The build uses every host CPU; TEST_JOBS QEMU test modules run at once.
+# The build uses every host CPU; then `pytest tests/` (tests/conftest.py)
+# runs TEST_JOBS tests at once (pytest-xdist, a module's tests in one
+# worker), under Debian's python3, which has the packages of tools/deps.sh
+# when another python3 (pyenv, a venv) comes first on PATH.
 TEST_JOBS ?= 2
+TEST_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 test: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) build-test
-	@python3 tests/run_all.py --build $(BUILD) --unit "$(UNIT_BINS)" \
-	  --fuzz "$(FUZZ_BINS)" --fuzz-iter $(FUZZ_TEST_ITER) --libfuzz "$(LIBFUZZ_BINS)" \
-	  -j $(TEST_JOBS) $(if $(T),-k "$(T)")
+	@$(TEST_PYTHON) -m pytest tests/ --build $(BUILD) -n $(TEST_JOBS) --dist loadscope \
+	  -v --tb=short -rfEs --junitxml=$(BUILD)/test-results.xml $(if $(T),--name-contains "$(T)") \
+	  $(if $(FUZZ_TEST_ITER),--fuzz-iter $(FUZZ_TEST_ITER))
 
 # One benchmark plan, headless: `bench $(BENCH)` in the shell, the serial log
 # and the CSV/PNG files of its CSV blocks in $(BENCH_OUT) (docs/bench.md).

@@ -2,13 +2,12 @@
 # mk/fuzz.mk — the fuzz harnesses (docs/testing.md, "Fuzzing"):
 # tests/fuzz/fuzz_NAME.c (framework: tests/fuzz/fuzz.h) plus the sources it
 # covers, FUZZ_SRCS_NAME below, built with ASan+UBSan that stop at the
-# first error. `make test` runs each for FUZZ_TEST_ITER iterations; `make
+# first error. `make test` runs each for 20000 iterations (FUZZ_TEST_ITER=); `make
 # fuzz` for FUZZ_ITER or FUZZ_TIME seconds, in parallel (tools/fuzz-run.py).
 
 FUZZ_CFLAGS := $(HOST_CFLAGS) -fno-sanitize-recover=all
 FUZZ_NAMES  := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS   := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_NAMES))
-FUZZ_TEST_ITER ?= 20000
 FUZZ_ITER ?= 2000000
 # `make fuzz`: each harness stops after FUZZ_ITER iterations or FUZZ_TIME
 # seconds, FUZZ_JOBS at once; the default, with the libFuzzer stage, fits in

@@ -7,7 +7,7 @@
 #   2. an untouched tree passes;
 #   3. the same tree without .git is skipped (exit 77).
 # Exit status 0 when all hold, 1 otherwise (with what went wrong).
-# tests/run_all.py runs it as "repo/standalone-selftest". Needs git.
+# tests/test_repo.py runs it as "repo/standalone-selftest". Needs git.
 set -u
 
 src=$(cd "$(dirname "$0")" && pwd -P)/check-standalone.sh

@@ -13,7 +13,7 @@
 # not yet committed counts) and prints each offending line as FILE:LINE:
 # TEXT, then the files. Exit status: 0 clean, 1 references found, 2 git
 # failed, 77 not run (not inside a git checkout of this repository, e.g.
-# an exported tarball; or git missing). tests/run_all.py runs it as
+# an exported tarball; or git missing). tests/test_repo.py runs it as
 # "repo/standalone" (77 counts as skipped, anything else but 0 as failed).
 #
 # The patterns are assembled from pieces so that this file does not match

@@ -4,8 +4,9 @@
 #   boot    build the kernel and boot it in QEMU (make, make run-qemu)
 #   iso     the GRUB image (make iso)
 #   report  tools/bench-report.py's tables and plots (make bench), tools/seed-figures.py (make seed-figures)
-#   test    the unit tests, fuzz harnesses (libFuzzer, coverage) and host
-#           tests (make test, make fuzz; with boot, iso and report)
+#   test    the runner (pytest, pytest-xdist), the unit tests, fuzz harnesses
+#           (libFuzzer, coverage) and host tests (make test, make fuzz; with
+#           boot, iso and report)
 # Any other word is one more package (tools/deps.sh boot gdb).
 #
 #   tools/deps.sh SET|PACKAGE...          install what is missing
@@ -23,7 +24,7 @@ iso=(grub-efi-amd64-bin grub-common xorriso)
 report=(python3 python3-scipy python3-matplotlib)
 # clang with libclang-rt-dev (libFuzzer, the sanitizers) and llvm
 # (llvm-profdata, llvm-cov) build and measure the libFuzzer harnesses.
-test=(libcmocka-dev dosfstools clang libclang-rt-dev llvm "${boot[@]}" "${iso[@]}" "${report[@]}")
+test=(libcmocka-dev dosfstools clang libclang-rt-dev llvm python3-pytest python3-pytest-xdist "${boot[@]}" "${iso[@]}" "${report[@]}")
 
 list=0
 if [[ ${1:-} == --list ]]; then

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """tools/bench-report.py on a serial log the kernel's `bench` command wrote
 (tests/data/bench-kernel-small-hybrid.log, captured unedited from QEMU:
@@ -15,10 +14,9 @@ import subprocess
 import sys
 from decimal import Decimal, ROUND_HALF_UP
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-ROOT = hosttest.ROOT
+ROOT = ROOT
 TOOL = os.path.join(ROOT, "tools", "bench-report.py")
 LOG = os.path.join(ROOT, "tests", "data", "bench-kernel-small-hybrid.log")
 RUN = re.compile(r"^bench: run (\d+) of \d+: (\S+) (\S+), (\d+) [^:]*: ([\d.]+) .+?; check ok", re.M)
@@ -101,6 +99,3 @@ def test_latency_percentiles_ordered(ctx):
     extras = read_csv(os.path.join(ctx.tmp, "schbench.extras.csv"))
     assert {r["figure"] for r in extras} == {"requests"} | {
         "%s latency %s" % (k, p) for k in ("wakeup", "request") for p in ("p50", "p90", "p99", "p99.9")}
-
-
-hosttest.main(globals())

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """tools/bench-report.py on serial logs: tests/data/bench-serial-sample.log
 (several blocks among other output, a kernel message inside a block, CRLF
@@ -16,10 +15,9 @@ import subprocess
 import sys
 from decimal import Decimal
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-ROOT = hosttest.ROOT
+ROOT = ROOT
 TOOL = os.path.join(ROOT, "tools", "bench-report.py")
 SAMPLE = os.path.join(ROOT, "tests", "data", "bench-serial-sample.log")
 spec = importlib.util.spec_from_file_location("bench_report", TOOL)
@@ -350,7 +348,3 @@ def test_no_blocks_and_unreadable(ctx):
     missing = os.path.join(ctx.tmp, "missing.log")
     rc, out, err = run_tool("-o", ctx.tmp, missing)
     assert rc == 2 and missing + ": No such file or directory" in err, (rc, err)
-
-
-if __name__ == "__main__":
-    hosttest.main(globals())

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The kernel's benchmark statistics (kernel/bench/, run on the host as
 build/host/bench_stats_cli) against SciPy 1.10 and Python's statistics
@@ -21,14 +20,11 @@ import os
 import random
 import statistics
 import subprocess
-import sys
 from fractions import Fraction
 
 import numpy as np
 from scipy import stats
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
 
 NA = -1
 PCT_ONE = 10000
@@ -244,7 +240,3 @@ def test_refuses_bad_cases(ctx):
                       ("1 2 3\n", "expected 'THREADS | A values | B values'"), ("1 | x | 2\n", "not a valid case")]:
         p = subprocess.run([cli, "stats"], input="1 | 1 | 2\n" + text, capture_output=True, text=True, timeout=60)
         assert p.returncode == 1 and ("stdin:2: " + why) in p.stderr, (text, p.returncode, p.stderr)
-
-
-if __name__ == "__main__":
-    hosttest.main(globals())

@@ -1,11 +1,12 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Every repository path a doc names exists. The docs are README.md,
 docs/*.md and the README.md of each folder under kernel/; a path is a word
 inside `backticks` that starts with one of the repository's top folders
 (kernel/, docs/, tests/, tools/, ...), e.g. `kernel/sched/ule_add.c` or
 `tools/fidelity.py MACHINE`; a trailing ":LINE", "()" or punctuation is
-dropped. Words with a pattern or a placeholder in them (`wl_*.c`,
+dropped. A pytest node id, `tests/host/test_deps.py::test_x`, names its file
+and a test the file defines (the fuzz harnesses' items are `seeded` and
+`libfuzzer`: tests/conftest.py). Words with a pattern or a placeholder in them (`wl_*.c`,
 `hmp.[ch]`, `NAME.machine`, `<name>`, `$m`) are not paths and are skipped,
 and so are paths under build/ (made by the build). A failure lists each
 missing path as DOC:LINE: PATH."""
@@ -13,10 +14,7 @@ import glob
 import os
 import re
 import shutil
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
 
 TOP = ("kernel/", "docs/", "tests/", "tools/", "sim/", "boot/", "include/", "machines/",
        "userland/", "iso/", ".ci/")
@@ -43,6 +41,15 @@ def candidate(word):
     return word.rstrip(",;.:")
 
 
+def names_a_test(root, node_id):
+    """Whether the pytest node id's file defines its test (the word in it)."""
+    path, _, test = node_id.partition("::")
+    if re.fullmatch(r"tests/fuzz/fuzz_\w+\.c", path) and test in ("seeded", "libfuzzer"):
+        return True
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        return re.search(r"\b%s\b" % re.escape(test.split("::")[-1]), f.read()) is not None
+
+
 def missing_paths(root):
     """DOC:LINE: PATH for every path a doc names that root lacks."""
     missing = []
@@ -52,7 +59,11 @@ def missing_paths(root):
                 for code in CODE.findall(line):
                     for word in code.split():
                         path = candidate(word)
-                        if path and not os.path.exists(os.path.join(root, path)):
+                        if not path:
+                            continue
+                        file = path.split("::")[0]
+                        if not os.path.exists(os.path.join(root, file)) or \
+                                ("::" in path and not names_a_test(root, path)):
                             missing.append("%s:%d: %s" % (doc, n, path))
     return missing
 
@@ -71,11 +82,12 @@ def test_the_check_finds_a_stale_path(ctx):
         f.write("See `kernel/sched/ule_add.c:12`, `kernel/sched/wl_*.c`, `machines/NAME.machine`.\n"
                 "Rooms: `kernel/sched/README.md`.\n")
     with open(os.path.join(root, "docs", "x.md"), "w") as f:
-        f.write("Run `tools/gone.py NAME` then read `kernel/machine/workclock.c`.\n")
+        f.write("Run `tools/gone.py NAME` then read `kernel/machine/workclock.c`.\n"
+                "Tests: `kernel/sched/ule_add.c::ule_add`, `kernel/sched/ule_add.c::gone`.\n")
+    with open(os.path.join(root, "kernel", "sched", "ule_add.c"), "w") as f:
+        f.write("void ule_add(void);\n")
     assert missing_paths(root) == ["README.md:2: kernel/sched/README.md",
                                    "docs/x.md:1: tools/gone.py",
-                                   "docs/x.md:1: kernel/machine/workclock.c"], missing_paths(root)
+                                   "docs/x.md:1: kernel/machine/workclock.c",
+                                   "docs/x.md:2: kernel/sched/ule_add.c::gone"], missing_paths(root)
     shutil.rmtree(root)
-
-
-hosttest.main(globals())

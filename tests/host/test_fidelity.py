@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """Issue 19's check in make test (tools/fidelity.py): on the i7-1370P model
 at 4 threads, 200 simulated runs of stock ULE on FreeBSD's tree fit the
@@ -11,18 +10,17 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-TOOL = os.path.join(hosttest.ROOT, "tools", "fidelity.py")
+TOOL = os.path.join(ROOT, "tools", "fidelity.py")
 
 
 def fidelity(ctx, machine, kernel, threads, runs=200):
     """The CSV row of kernel at threads: {column: text}."""
-    table = os.path.join(hosttest.ROOT, "tests", "data", "seed-report", machine + ".table")
+    table = os.path.join(ROOT, "tests", "data", "seed-report", machine + ".table")
     env = dict(os.environ, SCHEDSIM=os.path.join(ctx.build, "schedsim"))
     p = subprocess.run([sys.executable, TOOL, machine, kernel, table, str(runs), "--threads", str(threads), "--csv"],
-                       capture_output=True, text=True, timeout=300, env=env, cwd=hosttest.ROOT)
+                       capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     lines = p.stdout.strip().split("\n")
     head = lines[0].split(",")
@@ -43,7 +41,3 @@ def test_155h_generic_has_all_p_runs(ctx):
     generic = fidelity(ctx, "core-ultra-7-155h", "generic", 4)
     assert "4P " in generic["detail"], generic
     assert float(generic["sim max"]) > 32e6, generic
-
-
-if __name__ == "__main__":
-    hosttest.main(globals())

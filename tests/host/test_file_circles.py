@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The largest circle of kernel files (tools/file-circles.py: files that
 all reach each other through what they call or read) stays at most
@@ -15,10 +14,7 @@ upward) or the emulated platform's side of the MSR/CPUID door
 import importlib.util
 import os
 import re
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
 
 MAX_CIRCLE = 35
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -95,6 +91,3 @@ def test_an_undeclared_upward_call_is_named(ctx):
     files["kernel/mm/heap.c"] = (defined, undefined | {"thread_current"})
     bad = upward_calls(files, door_functions())
     assert bad == ["kernel/mm/heap.c uses thread_current of kernel/thread/thread_switch.c"], bad
-
-
-hosttest.main(globals())

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """tools/fuzz-run.py, the seeded stage of `make fuzz`: harnesses run several
 at once with a progress line as each ends, a harness stops at --seconds
@@ -10,8 +9,6 @@ import stat
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
 
 
 def fuzz_run(ctx, *args):
@@ -45,6 +42,3 @@ def test_a_failure_is_named_and_the_rest_run(ctx):
     assert "fuzz_cpulist ok" in out and "1 passed, 1 failed (fuzz_broken)" in out, out
     rc, out = fuzz_run(ctx, os.path.join(ctx.tmp, "fuzz_none"))
     assert rc == 2 and "no harness" in out, out
-
-
-hosttest.main(globals())

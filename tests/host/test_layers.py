@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """The include graph keeps the layers (docs/architecture.md, "Layers" and
 "Boundaries"). Three rules, each failure naming FILE:LINE:
@@ -22,10 +21,7 @@ A few includes cross a rule on purpose; EXCEPTIONS lists each with why."""
 import os
 import re
 import shutil
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
 
 # The -I roots of the build, in order (mk/kernel.mk, mk/host.mk).
 ROOTS = ["kernel", "include", ""]
@@ -185,6 +181,3 @@ def test_the_check_names_what_it_finds(ctx):
     assert len(more) == 2, more
     assert more[0].startswith("kernel/string.h: a header at the top of the include root kernel/"), more
     assert more[1].startswith("kernel/lib/string.h:"), more
-
-
-hosttest.main(globals())

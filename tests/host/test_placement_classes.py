@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """tools/placement-classes.py: the classes it reads from `where` lines
 (shares times threads, rounded), their counts per policy and thread count,
@@ -9,10 +8,9 @@ import subprocess
 import sys
 from fractions import Fraction
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-TOOL = os.path.join(hosttest.ROOT, "tools", "placement-classes.py")
+TOOL = os.path.join(ROOT, "tools", "placement-classes.py")
 spec = importlib.util.spec_from_file_location("placement_classes", TOOL)
 pc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pc)
@@ -89,7 +87,3 @@ def test_observed_and_refusals(ctx):
     assert p.returncode == 1 and "no run of nope" in p.stderr, p.stderr
     p = tool(ctx, "--threads", "5")
     assert p.returncode == 1 and "no run at 5 threads" in p.stderr, p.stderr
-
-
-if __name__ == "__main__":
-    hosttest.main(globals())

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """tools/results-report.py on a results folder as `bench --save` wrote it
 (tests/data/results/small-hybrid-20261207-1952/, whose README says how it
@@ -14,10 +13,9 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-ROOT = hosttest.ROOT
+ROOT = ROOT
 TOOL = os.path.join(ROOT, "tools", "results-report.py")
 SAMPLE = os.path.join(ROOT, "tests", "data", "results", "small-hybrid-20261207-1952")
 DUMP = os.path.join(ROOT, "tests", "data", "cpuid", "i7-1370P_RaptorLakeP_B06A2_CPUID.txt")
@@ -156,6 +154,3 @@ def test_without_cpuid_replay(ctx):
     assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
     assert "no-replay: No such file or directory (build it with `make build/cpuid-replay`" in p.stderr, p.stderr
     assert "CPUID round trip: not made" in p.stdout and "HFI: 3 updates" in p.stdout, p.stdout
-
-
-hosttest.main(globals())

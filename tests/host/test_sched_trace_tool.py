@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """tools/sched-trace.py, the parser of `sched trace dump` blocks (outside
 input), on tests/data/sched-trace-small-hybrid.log (a dump the kernel
@@ -16,10 +15,7 @@ import random
 import shutil
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
-
-ROOT = hosttest.ROOT
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(ROOT, "tools", "sched-trace.py")
 DATA = os.path.join(ROOT, "tests", "data", "sched-trace-small-hybrid.log")
 spec = importlib.util.spec_from_file_location("sched_trace", TOOL)
@@ -209,5 +205,3 @@ def test_seeded_random_damage_never_crashes(ctx):
         outcomes[rc] += 1
     assert outcomes[1] > 100 and outcomes[0] > 5, outcomes   # both paths are exercised
 
-
-hosttest.main(globals())

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """tools/seed-figures.py (`make seed-figures`): a figure per table of the
 seed report (tests/data/seed-report/tables.csv) from a short schedsim run
@@ -17,10 +16,7 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
-
-ROOT = hosttest.ROOT
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(ROOT, "tools", "seed-figures.py")
 DATA = os.path.join(ROOT, "tests", "data", "seed-report")
 spec = importlib.util.spec_from_file_location("seed_figures", TOOL)
@@ -286,5 +282,3 @@ def test_mutated_tables_are_refused_cleanly(ctx):
             refused += 1
     assert refused > 300, refused
 
-
-hosttest.main(globals())

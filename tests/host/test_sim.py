@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """schedsim (build/schedsim, docs/sim.md): determinism, the direction of
 its results on the i7-1370P model (with margins, never exact numbers), hmp
@@ -15,10 +14,9 @@ import subprocess
 import sys
 from decimal import Decimal
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-ROOT = hosttest.ROOT
+ROOT = ROOT
 TOOL = os.path.join(ROOT, "tools", "bench-report.py")
 spec = importlib.util.spec_from_file_location("bench_report", TOOL)
 bench_report = importlib.util.module_from_spec(spec)
@@ -635,7 +633,3 @@ def test_trace_timeline_plot(ctx):
                        timeout=300)
     if fields[6] != fields[7]:
         assert p.returncode == 1 and "before start_ns" in p.stderr, p.stderr
-
-
-if __name__ == "__main__":
-    hosttest.main(globals())

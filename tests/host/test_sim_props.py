@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
 """schedsim's property run on generated machines (docs/sim.md, "Property
 run"): `schedsim --properties N --seed 1` must pass for every workload
@@ -14,12 +13,10 @@ shape feature occurs among the first few hundred seeds."""
 import os
 import re
 import subprocess
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import hosttest  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-ROOT = hosttest.ROOT
+ROOT = ROOT
 # The property run of `make test` (docs/sim.md, "Property run"): every
 # workload on machines 1..MACHINES, and the cheap ones (cpu with P2 and
 # P3, make, frames) on machines 1..CHEAP_MACHINES; together about a minute
@@ -477,6 +474,3 @@ def test_gen_machine_file_runs(ctx):
                       (["--machine", "i7-1370p", "--workload", "cpu", "--control", "ule"], "only with --properties")):
         rc, _, err = schedsim(ctx, *args)
         assert rc == 2 and msg in err, (args, err)
-
-
-hosttest.main(globals())

@@ -11,11 +11,13 @@ each thread's run time by core type)."""
 import os
 import re
 
+import pytest
+
 from qemu import ROOT, TestFailure
 
 # Asserts where threads ran within guest-time windows: runs with no other
-# QEMU beside it (tests/run_all.py).
-EXCLUSIVE = True
+# QEMU beside it (tests/integration/conftest.py).
+pytestmark = pytest.mark.exclusive
 
 I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")
 MTL = os.path.join(ROOT, "machines", "core-ultra-7-155h.machine")

@@ -9,10 +9,12 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from qemu import ROOT, TestFailure
 
 # The tour asserts where threads ran (guest time): alone, as the placement tests.
-EXCLUSIVE = True
+pytestmark = pytest.mark.exclusive
 EXPECTED_S = 75
 
 README = os.path.join(ROOT, "README.md")

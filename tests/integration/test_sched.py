@@ -7,11 +7,13 @@ input as a thread (docs/threads.md)."""
 import os
 import re
 
+import pytest
+
 from qemu import ROOT, TestFailure
 
 # Asserts where threads ran within guest-time windows: runs with no other
-# QEMU beside it (tests/run_all.py).
-EXCLUSIVE = True
+# QEMU beside it (tests/integration/conftest.py).
+pytestmark = pytest.mark.exclusive
 
 SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")   # 4 CPUs
 I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")          # 20 CPUs

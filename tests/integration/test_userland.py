@@ -12,11 +12,13 @@ import os
 import re
 import time
 
+import pytest
+
 from qemu import ROOT, TestFailure
 
 # Asserts where threads ran within guest-time windows: runs with no other
-# QEMU beside it (tests/run_all.py).
-EXCLUSIVE = True
+# QEMU beside it (tests/integration/conftest.py).
+pytestmark = pytest.mark.exclusive
 
 SMALL = os.path.join(ROOT, "machines", "small-hybrid.machine")
 I7 = os.path.join(ROOT, "machines", "i7-1370p.machine")      # 0-11 P (pairs), 12-19 E
