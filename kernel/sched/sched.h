@@ -142,7 +142,7 @@ struct td_sched {
 	int32_t ts_lastcpu;      /* CPU it ran on before the last switch-out, -1 never ran */
 	int32_t ts_bound_cpu;    /* CPU of sched_bind(), -1 if not bound */
 	int32_t ts_move_to;      /* hmp: the CPU a TSF_PICKCPU switch moves it to, -1: search */
-	uint16_t ts_wakes;       /* threads it woke since it was switched in (its CPU only) */
+	uint16_t ts_wakes;       /* threads it woke since it last woke up (its CPU only; ule_sync.c) */
 	uint16_t ts_sync_wakes;  /* its last stretch woke this many, then slept within the tick; 0: not a sync waker (ule_sync.c) */
 	uint64_t ts_woke_tick;   /* tick of its last wake-up of another thread (its CPU only) */
 	int32_t ts_slice;        /* ticks of the current slice consumed (counts up) */

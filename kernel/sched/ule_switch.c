@@ -94,7 +94,6 @@ static struct td_sched *choose_next(struct tdq *tdq, uint64_t now_ns)
 	next->ts_wait_ns += waited;
 	tdq->tdq_stats.wait_ns += waited;
 	next->ts_on_ns = next->ts_in_ns = now_ns;
-	next->ts_wakes = 0;
 	__atomic_store_n(&tdq->tdq_curhog, hmp_hog(next, now_ns), __ATOMIC_RELAXED);
 	if (next->ts_lastcpu >= 0 && next->ts_lastcpu != tdq->tdq_id) {
 		next->ts_migrations++;

@@ -86,6 +86,36 @@ static void test_what_makes_a_sync_waker(void **state)
 	spt.self = 0;
 }
 
+/* What a sync waker learns is counted from its wake-up to its sleep: a
+ * burst cut by preemptions (each woken thread preempting its waker, as a
+ * dispatcher's workers do on its CPU) still teaches the whole burst.
+ * Counted per switch-in, the burst's last piece taught 1 and every first
+ * wake-up of the next burst counted as the last: that worker queued on
+ * its waker's CPU, preempted it, and the burst was cut again (schbench at
+ * 24 workers on a generated 3 P×2 + 5 E + 1 LP-E machine, 0.95 x ULE). */
+static void test_a_burst_is_learned_whole(void **state)
+{
+	(void)state;
+	ut_hybrid(UT_I7, 0);
+	struct cpuset c4 = ut_only(4), c12 = ut_only(12), c13 = ut_only(13), c14 = ut_only(14);
+	place_on(0, &c4);
+	place_on(1, &c12);
+	place_on(2, &c13);
+	place_on(3, &c14);
+	for (int w = 1; w <= 3; w++)
+		sleep_now(w);
+	spt.self = 4;
+	sched_wakeup(&th[1]);
+	assert_ptr_equal(sched_switch(&th[0], SCHED_SW_PREEMPT), &th[0]);   /* preempted, chosen again */
+	sched_wakeup(&th[2]);
+	assert_ptr_equal(sched_switch(&th[0], SCHED_SW_PREEMPT), &th[0]);
+	sched_wakeup(&th[3]);
+	sched_sleep(&th[0]);
+	sched_switch(&th[0], SCHED_SW_SLEEP);
+	assert_int_equal(th[0].ts_sync_wakes, 3);
+	spt.self = 0;
+}
+
 /* A dispatcher th[0] hands a request to two workers each round and sleeps
  * until one answers, on the i7 tree with two P cores free (its own, CPUs
  * 0-1, and CPUs 2-3) and everything else busy. Once learned, its second
@@ -211,6 +241,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_what_makes_a_sync_waker),
+		cmocka_unit_test(test_a_burst_is_learned_whole),
 		cmocka_unit_test(test_request_answer_pair_settles),
 		cmocka_unit_test(test_dispatcher_workers_take_a_core_each),
 		cmocka_unit_test(test_sync_wake_up_leaves_slower_warm_group),
