@@ -124,20 +124,26 @@ void sim_rerate(void)
 	}
 }
 
+/* A trace array full at *cap entries of size each, twice as large (first
+fill entries); exits on no memory. */
+static void *trace_grow(void *arr, size_t *cap, size_t first, size_t size)
+{
+	size_t n = *cap ? *cap * 2 : first;
+	void *grown = realloc(arr, n * size);
+	if (!grown)
+		sim_fatal("no memory for the trace");
+	*cap = n;
+	return grown;
+}
+
 /* See sim.h. */
 void sim_trace_end(struct sim_thread *td, int cpu)
 {
 	struct sim_result *r = sim.res;
 	if (!sim.cfg->trace || sim.now <= td->seg_start)
 		return;
-	if (r->nseg == sim.capseg) {
-		size_t cap = sim.capseg ? sim.capseg * 2 : 4096;
-		struct sim_seg *s = realloc(r->seg, cap * sizeof(*s));
-		if (!s)
-			sim_fatal("no memory for the trace");
-		r->seg = s;
-		sim.capseg = cap;
-	}
+	if (r->nseg == sim.capseg)
+		r->seg = trace_grow(r->seg, &sim.capseg, 4096, sizeof(*r->seg));
 	r->seg[r->nseg++] = (struct sim_seg){ (uint32_t)td->id, (uint16_t)cpu, td->seg_start, sim.now };
 }
 
@@ -145,14 +151,8 @@ void sim_trace_end(struct sim_thread *td, int cpu)
 void sim_trace_hfi(int row, unsigned perf, unsigned ee)
 {
 	struct sim_result *r = sim.res;
-	if (r->nhfi == sim.caphfi) {
-		size_t cap = sim.caphfi ? sim.caphfi * 2 : 16;
-		struct sim_hfi_mark *h = realloc(r->hfi, cap * sizeof(*h));
-		if (!h)
-			sim_fatal("no memory for the trace");
-		r->hfi = h;
-		sim.caphfi = cap;
-	}
+	if (r->nhfi == sim.caphfi)
+		r->hfi = trace_grow(r->hfi, &sim.caphfi, 16, sizeof(*r->hfi));
 	r->hfi[r->nhfi++] = (struct sim_hfi_mark){ sim.now, (uint16_t)row, (uint8_t)perf, (uint8_t)ee };
 }
 

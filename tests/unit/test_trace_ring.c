@@ -17,6 +17,15 @@ static struct trace_rec ev(uint64_t ns, uint32_t tid)
 	return (struct trace_rec){ .ns = ns, .tid = tid, .kind = 1, .a = (uint16_t)tid };
 }
 
+/* Puts records 0..n-1 (time i, thread i) into r. */
+static void put_n(struct trace_ring *r, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct trace_rec e = ev(i, i);
+		trace_ring_put(r, &e);
+	}
+}
+
 static void test_empty_ring_dumps_nothing(void **state)
 {
 	(void)state;
@@ -57,10 +66,7 @@ static void test_wrap_keeps_newest_and_counts_dropped(void **state)
 	struct trace_rec mem[4], out;
 	struct trace_ring r;
 	trace_ring_init(&r, mem, 4);
-	for (uint32_t i = 0; i < 11; i++) {
-		struct trace_rec e = ev(i, i);
-		trace_ring_put(&r, &e);
-	}
+	put_n(&r, 11);
 	assert_int_equal(trace_ring_written(&r), 11);
 	assert_int_equal(trace_ring_dropped(&r), 7);
 	assert_int_equal(trace_ring_first(&r), 7);
@@ -81,10 +87,7 @@ static void test_exactly_full_ring_keeps_all(void **state)
 	struct trace_rec mem[3], out;
 	struct trace_ring r;
 	trace_ring_init(&r, mem, 3);
-	for (uint32_t i = 0; i < 2; i++) {
-		struct trace_rec e = ev(i, i);
-		trace_ring_put(&r, &e);
-	}
+	put_n(&r, 2);
 	/* two of three slots: the writer's next slot is free, so both are safe */
 	assert_int_equal(trace_ring_get(&r, 0, &out), 0);
 	assert_int_equal(trace_ring_get(&r, 1, &out), 0);
@@ -135,10 +138,7 @@ static void test_restart_empties_the_ring(void **state)
 	struct trace_rec mem[2], out;
 	struct trace_ring r;
 	trace_ring_init(&r, mem, 2);
-	for (uint32_t i = 0; i < 9; i++) {
-		struct trace_rec e = ev(i, i);
-		trace_ring_put(&r, &e);
-	}
+	put_n(&r, 9);
 	trace_ring_init(&r, mem, 2);
 	assert_int_equal(trace_ring_written(&r), 0);
 	assert_int_equal(trace_ring_dropped(&r), 0);
